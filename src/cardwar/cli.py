@@ -1,0 +1,137 @@
+"""The `cardwar` command: an adapter that parses arguments, calls the core and prints.
+
+Parsing lives in `build_parser`; each command is a typed function writing to a Rich console,
+so tests can hand it a `Console(file=StringIO())`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+
+from cardwar.engine import MAX_SEED, Round
+from cardwar.errors import CardwarError, RulesError
+from cardwar.rules import PRESETS, Rules
+from cardwar.text import describe_battle, describe_outcome, seat_names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command and option of `cardwar`."""
+    parser = argparse.ArgumentParser(
+        prog="cardwar",
+        description="The card game War, done properly.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = commands.add_parser(
+        "round",
+        help="play one round and print it battle by battle",
+        description=(
+            "Play one round of War on the readable engine and print every battle, then the "
+            "outcome. The command plays instantly, so a timed round's clock never runs out: "
+            "it ends by its other rules."
+        ),
+    )
+    play.add_argument(
+        "--preset",
+        default="classic",
+        choices=list(PRESETS),
+        help="the named rule set to start from (default: classic)",
+    )
+    play.add_argument(
+        "--rules",
+        metavar="JSON",
+        help='rule fields that override the preset, as JSON: \'{"war_down": 3}\'',
+    )
+    source = play.add_mutually_exclusive_group()
+    source.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed of the random deal (default: a fresh random seed, printed so you can replay)",
+    )
+    source.add_argument(
+        "--deal",
+        metavar="JSON",
+        help='an explicit deal, one pile per seat, top card first: \'[["9S","2C"],["9H","3C"]]\'',
+    )
+    play.add_argument(
+        "--json",
+        action="store_true",
+        help="print the finished round as one JSON object, in the HTTP API's shape",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, console: Console | None = None) -> int:
+    """Run `cardwar` with `argv`; returns the exit status (2 for bad input)."""
+    args = build_parser().parse_args(argv)
+    out = console if console is not None else Console(highlight=False)
+    try:
+        if args.command == "round":
+            return play_round(
+                out,
+                preset=args.preset,
+                rules_json=args.rules,
+                seed=args.seed,
+                deal_json=args.deal,
+                as_json=args.json,
+            )
+    except CardwarError as error:
+        print(f"cardwar: error: {error}", file=sys.stderr)
+        return 2
+    raise AssertionError(f"unhandled command {args.command!r}")  # argparse allows no other
+
+
+def _load_json(option: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RulesError(f"{option}: not valid JSON ({error.msg} at character {error.pos})") from None
+
+
+def play_round(
+    out: Console,
+    *,
+    preset: str = "classic",
+    rules_json: str | None = None,
+    seed: int | None = None,
+    deal_json: str | None = None,
+    as_json: bool = False,
+) -> int:
+    """Play one whole round and print it: every battle, then the outcome (or one JSON object)."""
+    rules = Rules.preset(preset)
+    if rules_json is not None:
+        rules = Rules.from_dict(_load_json("--rules", rules_json), base=rules)
+    deal = None if deal_json is None else _load_json("--deal", deal_json)
+    if seed is None:
+        seed = 0 if deal is not None else secrets.randbelow(MAX_SEED + 1)
+    round_ = Round(rules, seed=seed, deal=deal)
+    battles = round_.play()
+    if as_json:
+        _line(out, json.dumps(round_.to_dict()))
+        return 0
+    names = seat_names(rules.players)
+    source = "explicit deal" if deal is not None else f"seed {seed}"
+    _line(out, f"cardwar round · {preset} · {source}")
+    for battle in battles:
+        _line(out, describe_battle(battle, names))
+    assert round_.outcome is not None  # play() runs to the end
+    _line(out, describe_outcome(round_.outcome, names, round_.battles))
+    _line(out, f"{round_.battles} battles, {round_.wars} wars.")
+    return 0
+
+
+def _line(out: Console, text: str) -> None:
+    # Plain text, never wrapped or highlighted: transcripts and JSON must survive a pipe intact.
+    out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

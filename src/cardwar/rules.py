@@ -1,0 +1,156 @@
+"""The rules of a round as one frozen value, with the named presets of SPEC §5."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from cardwar.errors import RulesError
+
+
+class Shortage(StrEnum):
+    """What happens to a war player who lacks the cards to finish a war."""
+
+    LOSE = "lose"
+    """The short player cannot finish the war and loses the round (the seed's table)."""
+    LAST_CARD = "last_card"
+    """The short player lays all but the last card down and fights with the last one."""
+
+
+class Gather(StrEnum):
+    """The order in which a battle's winner puts the table's cards under their pile."""
+
+    WINNER_FIRST = "winner_first"
+    """The winner's own cards in the order laid, then everyone else's in the order laid."""
+    TABLE = "table"
+    """Every card in the order it was laid."""
+    SHUFFLED = "shuffled"
+    """The table is shuffled with the round's generator first."""
+
+
+class LimitOutcome(StrEnum):
+    """How a round that reaches its battle limit ends."""
+
+    DRAW = "draw"
+    """The round is a draw."""
+    MOST_CARDS = "most_cards"
+    """The cards are counted; the single leader wins."""
+
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_WAR_DOWN = 5
+MAX_BATTLE_LIMIT = 100_000
+MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S = 60, 7200
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule a round is played by. Variants are values of this one class, never subclasses."""
+
+    players: int = 2
+    hand_size: int | None = None
+    war_down: int = 1
+    shortage: Shortage = Shortage.LOSE
+    battle_limit: int | None = 500
+    limit_outcome: LimitOutcome = LimitOutcome.DRAW
+    time_limit_s: int | None = None
+    low_wins: bool = False
+    gather: Gather = Gather.WINNER_FIRST
+
+    def __post_init__(self) -> None:
+        _check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        if self.hand_size is not None:
+            _check_int("hand_size", self.hand_size, 1, 52 // self.players, nullable=True)
+        _check_int("war_down", self.war_down, 0, MAX_WAR_DOWN)
+        _check_choice("shortage", self.shortage, Shortage)
+        if self.battle_limit is not None:
+            _check_int("battle_limit", self.battle_limit, 1, MAX_BATTLE_LIMIT, nullable=True)
+        _check_choice("limit_outcome", self.limit_outcome, LimitOutcome)
+        if self.time_limit_s is not None:
+            _check_int(
+                "time_limit_s", self.time_limit_s, MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S, nullable=True
+            )
+        if not isinstance(self.low_wins, bool):
+            raise RulesError(f"low_wins: must be true or false, not {self.low_wins!r}")
+        _check_choice("gather", self.gather, Gather)
+        # Accept the plain strings too, but always hold the enum members.
+        object.__setattr__(self, "shortage", Shortage(self.shortage))
+        object.__setattr__(self, "limit_outcome", LimitOutcome(self.limit_outcome))
+        object.__setattr__(self, "gather", Gather(self.gather))
+
+    @property
+    def cards_per_hand(self) -> int:
+        """How many cards each seat is dealt: `hand_size`, or the whole deck shared out."""
+        return self.hand_size if self.hand_size is not None else 52 // self.players
+
+    @property
+    def deterministic(self) -> bool:
+        """True when, after the deal, nothing is left to chance (so a loop can be detected)."""
+        return self.gather is not Gather.SHUFFLED
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The named preset: classic, traditional, peace, timed or short."""
+        try:
+            return PRESETS[name]
+        except (KeyError, TypeError):
+            known = ", ".join(PRESETS)
+            raise RulesError(f"preset {name!r}: unknown, must be one of {known}") from None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, base: Rules | None = None) -> Rules:
+        """Rules from JSON-style fields laid over `base` (classic when omitted)."""
+        if not isinstance(data, Mapping):
+            raise RulesError('rules: must be an object of rule fields, such as {"war_down": 3}')
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(
+                f"rules: unknown field {unknown[0]!r}, must be one of {', '.join(sorted(known))}"
+            )
+        return replace(base if base is not None else CLASSIC, **data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as plain JSON values."""
+        out = asdict(self)
+        for key in ("shortage", "limit_outcome", "gather"):
+            out[key] = str(out[key])
+        return out
+
+
+def _check_int(name: str, value: object, low: int, high: int, *, nullable: bool = False) -> None:
+    # bool is an int in Python; `war_down: true` is a mistake, not 1.
+    if isinstance(value, bool) or not isinstance(value, int):
+        allowed = (
+            f"null or a whole number from {low} to {high}"
+            if nullable
+            else (f"a whole number from {low} to {high}")
+        )
+        raise RulesError(f"{name}: must be {allowed}, not {value!r}")
+    if not low <= value <= high:
+        allowed = f"null or {low}..{high}" if nullable else f"{low}..{high}"
+        raise RulesError(f"{name}: {value} is out of range, must be {allowed}")
+
+
+def _check_choice(name: str, value: object, choices: type[StrEnum]) -> None:
+    allowed = [member.value for member in choices]
+    if value not in allowed:
+        raise RulesError(f"{name}: {value!r} is not allowed, must be one of {', '.join(allowed)}")
+
+
+CLASSIC = Rules()
+PRESETS: dict[str, Rules] = {
+    "classic": CLASSIC,
+    "traditional": Rules(war_down=3, shortage=Shortage.LAST_CARD, battle_limit=None),
+    "peace": Rules(low_wins=True),
+    "timed": Rules(
+        war_down=3,
+        shortage=Shortage.LAST_CARD,
+        battle_limit=None,
+        time_limit_s=600,
+        limit_outcome=LimitOutcome.MOST_CARDS,
+    ),
+    "short": Rules(hand_size=13),
+}
