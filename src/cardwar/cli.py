@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--rules",
         metavar="JSON",
-        help='rule fields that override the preset, as JSON: \'{"war_down": 3}\'',
+        help="rule fields that override the preset, as JSON: '{\"war_down\": 3}'",
     )
     source = play.add_mutually_exclusive_group()
     source.add_argument(
@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
                 as_json=args.json,
             )
     except CardwarError as error:
-        print(f"cardwar: error: {error}", file=sys.stderr)
+        sys.stderr.write(f"cardwar: error: {error}\n")
         return 2
     raise AssertionError(f"unhandled command {args.command!r}")  # argparse allows no other
 
@@ -93,7 +93,9 @@ def _load_json(option: str, text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RulesError(f"{option}: not valid JSON ({error.msg} at character {error.pos})") from None
+        raise RulesError(
+            f"{option}: not valid JSON ({error.msg} at character {error.pos})"
+        ) from None
 
 
 def play_round(

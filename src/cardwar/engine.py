@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cardwar.cards import DECK, Card
 from cardwar.errors import CardError, DealError, RoundOverError, RulesError
@@ -177,13 +177,13 @@ class Round:
         self._deal: tuple[tuple[int, ...], ...] = tuple(tuple(pile) for pile in piles)
         self._piles: list[deque[int]] = [deque(pile) for pile in piles]
         self._zeros = (0,) * len(piles)
-        self._seats = list(range(len(piles)))
         self._table: list[int] = []
         self.cards_in_play = sum(len(pile) for pile in piles)
         self.battles = 0
         self.wars = 0
         self.outcome: Outcome | None = None
         self._seen: set[bytes] | None = None
+        self._called = False  # time ran out on the caller's clock
         if rules.battle_limit is None and rules.deterministic:
             self._seen = {self._position()}
 
@@ -241,11 +241,10 @@ class Round:
                 return record
         up: list[int | None] = [pile.popleft() if pile else None for pile in piles]
         first = Step(tuple([None if c is None else DECK[c] for c in up]), self._zeros)
-        contenders = (
-            self._seats if None not in up else [s for s, c in enumerate(up) if c is not None]
-        )
-        laid = [(seat, up[seat]) for seat in contenders]  # (seat, card) in the order laid
-        ranks = [up[seat] >> 2 for seat in contenders]  # type: ignore[operator]
+        # (seat, card) in the order the cards were laid; a seat with no card is out.
+        laid = [(seat, card) for seat, card in enumerate(up) if card is not None]
+        contenders = [seat for seat, _ in laid]
+        ranks = [card >> 2 for _, card in laid]
         best = min(ranks) if self.rules.low_wins else max(ranks)
         if ranks.count(best) == 1:  # no tie: by far the most common battle
             steps: tuple[Step, ...] = (first,)
@@ -308,8 +307,10 @@ class Round:
             self.outcome = self._ending(winner, False, counts)
         # tuple.__new__ skips NamedTuple's Python-level __new__: a third of this path's time.
         first = _tuple_new(Step, ((DECK[a], DECK[b]), self._zeros, ()))
-        record = _tuple_new(Battle, (self.battles, (first,), winner, 2, counts, self.outcome))
-        return record  # type: ignore[no-any-return]
+        record: Battle = _tuple_new(
+            Battle, (self.battles, (first,), winner, 2, counts, self.outcome)
+        )
+        return record
 
     def _war(
         self, tied: list[int], laid: list[tuple[int, int]]
@@ -332,6 +333,9 @@ class Round:
                 fighters = [seat for seat in tied if seat not in short]
             else:  # last_card: a short player still fights while they hold a card
                 fighters = [seat for seat in tied if piles[seat]]
+                if len(fighters) < 2:
+                    # No war is fought, so only the players who dropped out were short of it.
+                    short = tuple(seat for seat in tied if not piles[seat])
             if not fighters:
                 # Everyone short at once: a draw, and the cards stay where they are.
                 steps.append(Step(_cards(up), tuple(down), short))
@@ -358,7 +362,7 @@ class Round:
             if not fought:
                 return steps, fighters[0], lost_short
             self.wars += 1
-            ranks = [up[seat] >> 2 for seat in fighters]  # type: ignore[operator]
+            ranks = [card >> 2 for card in up if card is not None]
             best = min(ranks) if rules.low_wins else max(ranks)
             tied = [seat for seat, rank in zip(fighters, ranks, strict=True) if rank == best]
             if len(tied) == 1:
@@ -373,6 +377,7 @@ class Round:
         if self.rules.time_limit_s is None:
             raise RulesError("time_limit_s: this round has no clock, so time cannot run out")
         self.outcome = self._count(Reason.TIME_UP)
+        self._called = True
         return self.outcome
 
     # -- endings -------------------------------------------------------------------------------
@@ -430,6 +435,31 @@ class Round:
         if time_up:
             round_.call_time()
         return round_
+
+    def history(self) -> dict[str, object]:
+        """What rebuilds this round exactly: rules, seed, the deal if explicit, battles played,
+        and whether its clock ran out. This is what the database stores."""
+        return {
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "deal": [[card.code for card in pile] for pile in self.deal]
+            if self.explicit_deal
+            else None,
+            "battles": self.battles,
+            "time_up": self._called,
+        }
+
+    @classmethod
+    def from_history(cls, history: Mapping[str, Any]) -> Round:
+        """The round that `history()` describes; every value is checked as it is rebuilt."""
+        rules = history.get("rules", {})
+        return cls.rebuild(
+            Rules.from_dict(rules),
+            seed=history.get("seed", 0),
+            deal=history.get("deal"),
+            battles=history.get("battles", 0),
+            time_up=history.get("time_up", False) is True,
+        )
 
     def to_dict(self, round_id: str | None = None) -> dict[str, object]:
         """The round in the API's shape (SPEC §7); `piles` only once it is over."""

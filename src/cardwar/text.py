@@ -65,7 +65,9 @@ def describe_battle(battle: Battle, names: Sequence[str]) -> str:
             # The winner took the table without turning a card: everyone else was short.
             text += f" — {names[battle.winner]} take{_s(names[battle.winner])} {battle.taken}"
         else:
-            beaten = [c for seat, c in enumerate(last.up) if c is not None and seat != battle.winner]
+            beaten = [
+                c for seat, c in enumerate(last.up) if c is not None and seat != battle.winner
+            ]
             text += f" — {_beats(win_card, beaten)}, "
             text += f"{names[battle.winner]} take{_s(names[battle.winner])} {battle.taken}"
     counts = " · ".join(f"{names[seat]} {count}" for seat, count in enumerate(battle.counts))

@@ -1,0 +1,18 @@
+"""Small helpers shared by the engine tests."""
+
+from cardwar import Card, Round, Rules
+
+
+def codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
+    """Cards as their codes, for readable assertions."""
+    return [card.code for card in cards]
+
+
+def piles(round_: Round) -> list[list[str]]:
+    """Every seat's pile as codes, top first."""
+    return [codes(list(pile)) for pile in round_.piles]
+
+
+def dealt(rules: Rules, *seats: str, seed: int = 0) -> Round:
+    """A round from explicit piles written as space-separated codes, top first."""
+    return Round(rules, seed=seed, deal=[pile.split() for pile in seats])
