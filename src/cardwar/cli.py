@@ -18,7 +18,7 @@ from rich.console import Console
 from cardwar.engine import MAX_SEED, Round
 from cardwar.errors import CardwarError, RulesError
 from cardwar.rules import PRESETS, Rules
-from cardwar.text import describe_battle, describe_outcome, seat_names
+from cardwar.text import describe_battle, describe_outcome, plural, seat_names
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,7 +126,7 @@ def play_round(
         _line(out, describe_battle(battle, names))
     assert round_.outcome is not None  # play() runs to the end
     _line(out, describe_outcome(round_.outcome, names, round_.battles))
-    _line(out, f"{round_.battles} battles, {round_.wars} wars.")
+    _line(out, f"{plural(round_.battles, 'battle')}, {plural(round_.wars, 'war')}.")
     return 0
 
 

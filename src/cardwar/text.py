@@ -30,24 +30,30 @@ def _war(step: Step, names: Sequence[str]) -> str:
     parts = []
     fighters = [seat for seat, card in enumerate(step.up) if card is not None]
     for seat in step.short:
+        name = names[seat]
         if step.up[seat] is not None:
-            parts.append(f"{names[seat]} is short and turns their last card")
+            parts.append(f"{name} {_verb(name, 'is', 'are')} short and fight{_s(name)} on")
+            parts[-1] += f" with {'your' if name == 'You' else 'their'} last card"
         elif step.down[seat]:
-            parts.append(f"{names[seat]} is short and gives up {_cards(step.down[seat])}")
+            parts.append(
+                f"{name} {_verb(name, 'is', 'are')} short and give{_s(name)} up "
+                + plural(step.down[seat], "card")
+            )
         else:
-            parts.append(f"{names[seat]} has no card left for the war")
+            parts.append(f"{name} {_verb(name, 'has', 'have')} no card left for the war")
     if fighters:
         downs = {step.down[seat] for seat in fighters}
         if len(downs) == 1:
             parts.append(f"{downs.pop()} down each, {_turned(step)}")
         else:
-            laid = ", ".join(f"{names[seat]} {step.down[seat]}" for seat in fighters)
-            parts.append(f"down {laid}, {_turned(step)}")
+            laid = ", ".join(f"{names[seat]} {step.down[seat]} down" for seat in fighters)
+            parts.append(f"{laid}: {_turned(step)}")
     return "; ".join(parts)
 
 
-def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
+def plural(count: int, noun: str) -> str:
+    """`1 card`, `6 cards`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def describe_battle(battle: Battle, names: Sequence[str]) -> str:
@@ -83,6 +89,11 @@ def _beats(card: Card, beaten: Sequence[Card]) -> str:
 def _s(name: str) -> str:
     # "You take", "Computer takes".
     return "" if name == "You" else "s"
+
+
+def _verb(name: str, singular: str, plural: str) -> str:
+    # "You are", "Computer is".
+    return plural if name == "You" else singular
 
 
 def describe_outcome(outcome: Outcome, names: Sequence[str], battles: int) -> str:
