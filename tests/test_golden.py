@@ -29,7 +29,9 @@ CASES = {
     "three-players-traditional-seed-3": [
         "--preset", "traditional", "--rules", '{"players": 3}', "--seed", "3",
     ],
-    "four-players-classic-seed-4": ["--preset", "classic", "--rules", '{"players": 4}', "--seed", "4"],
+    "four-players-classic-seed-4": [
+        "--preset", "classic", "--rules", '{"players": 4}', "--seed", "4",
+    ],
     "table-order-no-limit-cycle-seed-28": [
         "--rules", '{"gather": "table", "battle_limit": null}', "--seed", "28",
     ],
