@@ -11,6 +11,7 @@ import json
 import secrets
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -66,6 +67,24 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the finished round as one JSON object, in the HTTP API's shape",
     )
+
+    serve = commands.add_parser(
+        "serve",
+        help="start the web game",
+        description=(
+            "Start the web game: you against the computer in your browser. Rounds and the "
+            "scoreboard are kept in one SQLite file; nothing leaves this machine."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the SQLite file for rounds and scores (default: $CARDWAR_DB or ./cardwar.db)",
+    )
     return parser
 
 
@@ -74,6 +93,8 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
     args = build_parser().parse_args(argv)
     out = console if console is not None else Console(highlight=False)
     try:
+        if args.command == "serve":
+            return serve(out, host=args.host, port=args.port, db=args.db)
         if args.command == "round":
             return play_round(
                 out,
@@ -127,6 +148,23 @@ def play_round(
     assert round_.outcome is not None  # play() runs to the end
     _line(out, describe_outcome(round_.outcome, names, round_.battles))
     _line(out, f"{plural(round_.battles, 'battle')}, {plural(round_.wars, 'war')}.")
+    return 0
+
+
+def serve(out: Console, *, host: str, port: int, db: Path | None) -> int:
+    """Run the web game until interrupted, after saying where to open it."""
+    import uvicorn  # imported here so `cardwar round` starts without the web stack
+
+    from cardwar.web import Settings, create_app
+
+    if not 0 < port < 65536:
+        raise RulesError(f"--port: {port} is out of range, must be 1..65535")
+    settings = Settings() if db is None else Settings(db_path=db)
+    app = create_app(settings)
+    shown = f"[{host}]" if ":" in host else host
+    _line(out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)")
+    _line(out, f"cardwar: rounds are kept in {settings.db_path.resolve()}")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
     return 0
 
 

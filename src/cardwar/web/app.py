@@ -1,0 +1,175 @@
+"""The FastAPI app: thin routes that parse, call `Games`, and serialise."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from cardwar.errors import CardwarError, RoundOverError
+from cardwar.web.games import Games, RoundNotFound
+from cardwar.web.schemas import (
+    BattlesOut,
+    ErrorOut,
+    MeOut,
+    NewRound,
+    PlayBattles,
+    RoundOut,
+)
+from cardwar.web.settings import Settings
+from cardwar.web.store import Store
+
+STATIC = Path(__file__).parent / "static"
+COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "No round has this id"},
+    422: {"model": ErrorOut, "description": "The body does not fit SPEC §7"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """The anonymous id in the browser's cookie; `new` when this request is the first."""
+
+    id: str
+    new: bool
+
+
+def current_player(request: Request) -> Player:
+    """The player named by the cookie, or a new anonymous id when it is missing or malformed."""
+    settings: Settings = request.app.state.settings
+    known = request.cookies.get(settings.cookie_name, "")
+    if 16 <= len(known) <= 64 and known.replace("-", "").replace("_", "").isalnum():
+        return Player(known, new=False)
+    return Player(secrets.token_urlsafe(16), new=True)
+
+
+PlayerDep = Annotated[Player, Depends(current_player)]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The whole web game over the SQLite file named in `settings`."""
+    settings = settings if settings is not None else Settings()
+    games = Games(Store(settings.db_path), cache_size=settings.cache_size)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        games.store.close()
+
+    app = FastAPI(
+        title="cardwar",
+        summary="The card game War: deal rounds and play their battles (SPEC §7).",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.games = games
+    app.state.settings = settings
+
+    def reply(content: Any, who: Player, status_code: int = 200) -> JSONResponse:
+        response = JSONResponse(content, status_code=status_code)
+        if who.new:
+            response.set_cookie(
+                settings.cookie_name,
+                who.id,
+                max_age=COOKIE_MAX_AGE,
+                httponly=True,
+                samesite="lax",
+            )
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item["loc"] if part != "body") or "body"
+            problems.append(f"{where}: {item['msg']}")
+        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
+
+    @app.exception_handler(RoundOverError)
+    async def round_over(_: Request, error: RoundOverError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=409)
+
+    @app.exception_handler(CardwarError)
+    async def bad_value(_: Request, error: CardwarError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=422)
+
+    @app.exception_handler(RoundNotFound)
+    async def not_found(_: Request, error: RoundNotFound) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=404)
+
+    @app.post(
+        "/api/rounds",
+        status_code=201,
+        response_model=RoundOut,
+        responses={422: ERRORS[422]},
+        summary="Deal a new round",
+    )
+    def new_round(who: PlayerDep, body: Annotated[NewRound | None, Body()] = None) -> JSONResponse:
+        """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
+        body = body if body is not None else NewRound()
+        round_id, round_ = games.create(
+            who.id, preset=body.preset, rules=body.rules, seed=body.seed, deal=body.deal
+        )
+        return reply(round_.to_dict(round_id), who, status_code=201)
+
+    @app.get(
+        "/api/rounds/{round_id}",
+        response_model=RoundOut,
+        responses={404: ERRORS[404]},
+        summary="Look at a round",
+    )
+    def get_round(round_id: str, who: PlayerDep) -> JSONResponse:
+        """The round; its piles appear only once it is over."""
+        return reply(games.get(round_id).to_dict(round_id), who)
+
+    @app.post(
+        "/api/rounds/{round_id}/battles",
+        response_model=BattlesOut,
+        responses={
+            **ERRORS,
+            409: {"model": ErrorOut, "description": "The round is already over"},
+        },
+        summary="Play battles",
+    )
+    def play(
+        round_id: str, who: PlayerDep, body: Annotated[PlayBattles | None, Body()] = None
+    ) -> JSONResponse:
+        """Play `count` battles (stopping early if the round ends), one record per battle."""
+        count = body.count if body is not None else 1
+        round_, battles = games.play(round_id, count)
+        content = {
+            "round": round_.to_dict(round_id),
+            "battles": [battle.to_dict() for battle in battles],
+        }
+        return reply(content, who)
+
+    @app.get("/api/me", response_model=MeOut, summary="This browser's scoreboard and round")
+    def me(who: PlayerDep) -> JSONResponse:
+        """Rounds won, lost and drawn by this browser, and its latest round to resume."""
+        board = games.scoreboard(who.id)
+        latest = games.latest(who.id)
+        content = {
+            "scoreboard": {"won": board.won, "lost": board.lost, "drawn": board.drawn},
+            "round": None if latest is None else latest[1].to_dict(latest[0]),
+        }
+        return reply(content, who)
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,146 @@
+"""The rounds the server plays: create, look up and play them, one request per round at a time.
+
+Routes call this; it calls the engine and the store. Each round is guarded by a lock, so twenty
+simultaneous one-battle clicks play exactly twenty battles. A battle is committed to SQLite
+before its answer leaves, so a restart, or a killed process, loses nothing that was answered.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardwar.engine import MAX_SEED, Battle, Round
+from cardwar.errors import RoundOverError
+from cardwar.rules import Rules
+from cardwar.web.store import Scoreboard, Store
+
+LOCK_STRIPES = 64
+
+
+class RoundNotFound(LookupError):
+    """No round has this id."""
+
+
+@dataclass(slots=True)
+class Live:
+    """A round held in memory with the wall-clock time it started (for timed rounds)."""
+
+    round: Round
+    created_at: float
+
+
+class Games:
+    """Every round of the server, kept in SQLite and, while in use, in memory."""
+
+    def __init__(self, store: Store, cache_size: int = 512) -> None:
+        self.store = store
+        self._cache: OrderedDict[str, Live] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+
+    def create(
+        self,
+        player: str | None,
+        *,
+        preset: str = "classic",
+        rules: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        deal: Sequence[Sequence[str]] | None = None,
+    ) -> tuple[str, Round]:
+        """Deal a new round (the server picks the seed when none is given) and store it."""
+        base = Rules.preset(preset)
+        full_rules = base if rules is None else Rules.from_dict(rules, base=base)
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED + 1)
+        round_ = Round(full_rules, seed=seed, deal=deal)
+        round_id = secrets.token_urlsafe(12)
+        self.store.insert(round_id, player, round_)
+        self._remember(round_id, Live(round_, time.time()))
+        return round_id, round_
+
+    def get(self, round_id: str) -> Round:
+        """The round with this id; a timed round whose clock has run out is ended first."""
+        with self._lock(round_id):
+            live = self._load(round_id)
+            self._check_clock(round_id, live)
+            return live.round
+
+    def play(self, round_id: str, count: int) -> tuple[Round, list[Battle]]:
+        """Play up to `count` battles, stopping when the round ends; raises on a finished round."""
+        with self._lock(round_id):
+            live = self._load(round_id)
+            round_ = live.round
+            if round_.outcome is not None:
+                raise RoundOverError(
+                    f"round {round_id} is over ({round_.outcome.reason.value}): "
+                    "start a new round to play on"
+                )
+            if self._check_clock(round_id, live):
+                return round_, []
+            battles = round_.play(count)
+            self._save(round_id, round_)
+            return round_, battles
+
+    def latest(self, player: str) -> tuple[str, Round] | None:
+        """The player's most recent round, finished or not."""
+        row = self.store.latest(player)
+        if row is None:
+            return None
+        return row.id, self.get(row.id)
+
+    def scoreboard(self, player: str) -> Scoreboard:
+        """The player's rounds won, lost and drawn."""
+        return self.store.scoreboard(player)
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def _lock(self, round_id: str) -> threading.Lock:
+        return self._locks[hash(round_id) % LOCK_STRIPES]
+
+    def _load(self, round_id: str) -> Live:
+        with self._cache_lock:
+            live = self._cache.get(round_id)
+            if live is not None:
+                self._cache.move_to_end(round_id)
+                return live
+        row = self.store.get(round_id)
+        if row is None:
+            raise RoundNotFound(f"round {round_id!r}: no such round")
+        live = Live(Round.from_history(row.history), row.created_at)
+        self._remember(round_id, live)
+        return live
+
+    def _remember(self, round_id: str, live: Live) -> None:
+        with self._cache_lock:
+            self._cache[round_id] = live
+            self._cache.move_to_end(round_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def _save(self, round_id: str, round_: Round) -> None:
+        try:
+            self.store.update(round_id, round_)
+        except BaseException:
+            # The live round is now ahead of the file: forget it, so the next request rebuilds
+            # the round exactly as stored.
+            with self._cache_lock:
+                self._cache.pop(round_id, None)
+            raise
+
+    def _check_clock(self, round_id: str, live: Live) -> bool:
+        """End a timed round whose clock has run out; True if this call ended it."""
+        limit = live.round.rules.time_limit_s
+        if limit is None or live.round.outcome is not None:
+            return False
+        if time.time() - live.created_at < limit:
+            return False
+        live.round.call_time()
+        self._save(round_id, live.round)
+        return True
