@@ -1,0 +1,109 @@
+"""Fixtures shared by the API and browser tests: fresh databases, clients and live servers."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from cardwar.web import Settings, create_app
+
+ClientFactory = Callable[..., TestClient]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh SQLite file for this test only."""
+    return tmp_path / "cardwar.db"
+
+
+@pytest.fixture
+def make_client(db_path: Path) -> Iterator[ClientFactory]:
+    """Build test clients over this test's database; a second call is a server restart."""
+    clients: list[TestClient] = []
+
+    def make(path: Path | None = None) -> TestClient:
+        client = TestClient(create_app(Settings(db_path=path or db_path)))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: ClientFactory) -> TestClient:
+    """A client of a fresh server."""
+    return make_client()
+
+
+def free_port() -> int:
+    """A TCP port on the loopback address that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """`cardwar serve` in a child process on a loopback port, as a person would run it."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> LiveServer:
+        """Start the server and wait until it answers."""
+        log = self.db.with_suffix(".log")
+        with log.open("ab") as sink:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(self.port)]
+                + ["--db", str(self.db)],
+                stdout=sink,
+                stderr=sink,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"cardwar serve exited early: {log.read_text()}")
+            try:
+                httpx.get(f"{self.url}/api/me", timeout=1)
+                return self
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise RuntimeError("cardwar serve did not answer within 20 s")
+
+    def kill(self) -> None:
+        """Kill the process at once (SIGKILL), as a crash would."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        """Stop the process politely, then make sure it is gone."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A running `cardwar serve` over a fresh database, stopped after the test."""
+    server = LiveServer(tmp_path / "live.db").start()
+    yield server
+    server.stop()

@@ -1,0 +1,331 @@
+"""The HTTP API of SPEC §7, over a fresh temporary database per test."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from conftest import ClientFactory, LiveServer
+from fastapi.testclient import TestClient
+
+from cardwar import Round, Rules
+from cardwar.web import games as games_module
+from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
+
+SPEC_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
+
+
+def new_round(client: TestClient, **body: Any) -> dict[str, Any]:
+    """POST /api/rounds and check it answered 201 with a valid round."""
+    response = client.post("/api/rounds", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    RoundOut.model_validate(data)
+    return data
+
+
+def battles(client: TestClient, round_id: str, count: int | None = None) -> dict[str, Any]:
+    """POST battles and check it answered 200 with a valid body."""
+    body = {} if count is None else {"count": count}
+    response = client.post(f"/api/rounds/{round_id}/battles", json=body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    BattlesOut.model_validate(data)
+    return data
+
+
+def rounds_stored(db: Path) -> list[tuple[Any, ...]]:
+    """Every row of the rounds table, to check that refused requests change nothing."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT * FROM rounds ORDER BY id").fetchall()
+
+
+# -- POST /api/rounds -----------------------------------------------------------------------------
+
+
+def test_new_round_defaults_to_classic_and_hides_the_piles(client: TestClient) -> None:
+    """An empty body deals a classic round: 26 cards each, no piles shown before the end."""
+    response = client.post("/api/rounds")
+    assert response.status_code == 201
+    data = response.json()
+    assert data["rules"] == Rules.preset("classic").to_dict()
+    assert data["counts"] == [26, 26]
+    assert (data["battles"], data["wars"], data["outcome"]) == (0, 0, None)
+    assert "piles" not in data
+    assert isinstance(data["seed"], int) and isinstance(data["id"], str)
+
+
+def test_new_round_with_preset_rules_and_seed(client: TestClient) -> None:
+    """Preset, rule overrides and seed are all honoured, and the same seed deals the same."""
+    data = new_round(client, preset="traditional", rules={"players": 4}, seed=42)
+    assert data["rules"]["war_down"] == 3 and data["rules"]["players"] == 4
+    assert data["counts"] == [13, 13, 13, 13]
+    other = new_round(client, preset="traditional", rules={"players": 4}, seed=42)
+    first = battles(client, data["id"], 5)["battles"]
+    assert battles(client, other["id"], 5)["battles"] == first
+    expected = [battle.to_dict() for battle in Round(Rules(players=4, war_down=3,
+                shortage="last_card", battle_limit=None), seed=42).play(5)]  # type: ignore[arg-type]  # fmt: skip
+    assert first == expected
+
+
+def test_explicit_deal_plays_the_spec_example(client: TestClient) -> None:
+    """The SPEC deal: battle 1 is one war, You win 6 cards, each step recorded for the page."""
+    data = new_round(client, deal=SPEC_DEAL)
+    result = battles(client, data["id"])
+    (record,) = result["battles"]
+    assert record["steps"] == [
+        {"up": ["9S", "9H"], "down": [0, 0], "short": []},
+        {"up": ["KD", "7S"], "down": [1, 1], "short": []},
+    ]
+    assert (record["winner"], record["taken"], record["wars"]) == (0, 6, 1)
+    assert record["counts"] == [7, 1] == result["round"]["counts"]
+    assert result["round"]["wars"] == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"preset": "blitz"}, "preset 'blitz': unknown, must be one of classic"),
+        ({"rules": {"war_down": 9}}, "war_down: 9 is out of range, must be 0..5"),
+        ({"rules": {"speed": 2}}, "rules: unknown field 'speed'"),
+        ({"rules": {"players": 3}, "deal": SPEC_DEAL}, "deal: has 2 piles but the rules have"),
+        ({"deal": [["9S", "1X"], ["9H"]]}, "card 1X: rank must be one of 2-9, T, J, Q, K, A"),
+        ({"deal": [["9S"], ["9S"]]}, "deal: card 9S appears twice"),
+        ({"deal": [["2C"], ["3C"], ["4C"], ["5C"], ["6C"]]}, "deal: has 5 piles, must have 2 to 4"),
+        ({"seed": -1}, "seed: must be a whole number from 0"),
+        ({"seed": "7"}, "seed: Input should be a valid integer"),
+        ({"colour": "red"}, "colour: Extra inputs are not permitted"),
+        ({"deal": "9S 9H"}, "deal: Input should be a valid list"),
+    ],
+)
+def test_bad_new_round_is_422_naming_the_field_and_stores_nothing(
+    client: TestClient, db_path: Path, body: dict[str, Any], message: str
+) -> None:
+    """A body that does not fit SPEC §7 is refused with 422, a clear message, and no new round."""
+    before = rounds_stored(db_path)
+    response = client.post("/api/rounds", json=body)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
+    assert rounds_stored(db_path) == before
+
+
+def test_malformed_json_is_422(client: TestClient) -> None:
+    """A body that is not JSON at all is a 422, not a 500."""
+    response = client.post(
+        "/api/rounds", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert "JSON" in response.json()["detail"]
+
+
+# -- GET /api/rounds/{id} -------------------------------------------------------------------------
+
+
+def test_get_round_and_unknown_round(client: TestClient) -> None:
+    """A round reads back as dealt; an unknown id is a 404 naming it."""
+    data = new_round(client, seed=3)
+    again = client.get(f"/api/rounds/{data['id']}")
+    assert again.status_code == 200 and again.json() == data
+    missing = client.get("/api/rounds/no-such-round")
+    assert missing.status_code == 404
+    assert missing.json() == {"detail": "round 'no-such-round': no such round"}
+
+
+# -- POST /api/rounds/{id}/battles ----------------------------------------------------------------
+
+
+def test_count_defaults_to_one_and_ten_plays_ten(client: TestClient) -> None:
+    """No count plays one battle; count 10 plays the next ten, numbered on."""
+    data = new_round(client, seed=8)
+    assert [b["number"] for b in battles(client, data["id"])["battles"]] == [1]
+    result = battles(client, data["id"], 10)
+    assert [b["number"] for b in result["battles"]] == list(range(2, 12))
+    assert result["round"]["battles"] == 11
+    assert sum(result["round"]["counts"]) == 52
+
+
+def test_play_stops_at_the_end_shows_piles_then_409(client: TestClient) -> None:
+    """Play stops early when the round ends; piles appear; more battles are refused with 409."""
+    data = new_round(client, deal=[["AS", "KS"], ["2H", "3H"]])
+    result = battles(client, data["id"], 100)
+    assert len(result["battles"]) == 2
+    final = result["round"]
+    assert final["outcome"] == {"winner": 0, "reason": "all_cards"}
+    assert final["piles"] == [["AS", "2H", "KS", "3H"], []]
+    assert result["battles"][-1]["outcome"] == final["outcome"]
+    refused = client.post(f"/api/rounds/{data['id']}/battles", json={"count": 1})
+    assert refused.status_code == 409
+    assert "is over (all_cards)" in refused.json()["detail"]
+    assert client.get(f"/api/rounds/{data['id']}").json() == final
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"count": 0}, "count: Input should be greater than or equal to 1"),
+        ({"count": 100_001}, "count: Input should be less than or equal to 100000"),
+        ({"count": "5"}, "count: Input should be a valid integer"),
+        ({"count": 1.5}, "count: Input should be a valid integer"),
+        ({"count": 2, "fast": True}, "fast: Extra inputs are not permitted"),
+    ],
+)
+def test_bad_count_is_422_and_plays_nothing(
+    client: TestClient, body: dict[str, Any], message: str
+) -> None:
+    """A count outside 1..100000, or not a whole number, is refused and changes nothing."""
+    data = new_round(client, seed=2)
+    response = client.post(f"/api/rounds/{data['id']}/battles", json=body)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
+    assert client.get(f"/api/rounds/{data['id']}").json()["battles"] == 0
+
+
+def test_battles_of_unknown_round_is_404(client: TestClient) -> None:
+    """Battles asked of a round that does not exist: 404."""
+    response = client.post("/api/rounds/nope/battles", json={"count": 1})
+    assert response.status_code == 404
+
+
+def test_a_whole_round_in_one_request(client: TestClient) -> None:
+    """count 100000 plays a classic round to its end in one answer."""
+    data = new_round(client, seed=11)
+    result = battles(client, data["id"], 100_000)
+    assert result["round"]["outcome"] is not None
+    assert len(result["battles"]) == result["round"]["battles"] <= 500
+
+
+def test_twenty_simultaneous_clicks_play_exactly_twenty(client: TestClient) -> None:
+    """Twenty one-battle requests at once play battles 1..20 exactly once, losing no card."""
+    data = new_round(client, seed=5)
+
+    def click(_: int) -> list[int]:
+        result = battles(client, data["id"], 1)
+        return [b["number"] for b in result["battles"]]
+
+    with ThreadPoolExecutor(20) as pool:
+        numbers = sorted(n for played in pool.map(click, range(20)) for n in played)
+    assert numbers == list(range(1, 21))
+    final = client.get(f"/api/rounds/{data['id']}").json()
+    assert final["battles"] == 20
+    assert sum(final["counts"]) == 52
+
+
+# -- persistence ----------------------------------------------------------------------------------
+
+
+def test_restart_loses_nothing(make_client: ClientFactory) -> None:
+    """A new server over the same file carries on exactly where the old one stopped."""
+    first = make_client()
+    data = new_round(first, seed=21)
+    battles(first, data["id"], 7)
+    before = first.get(f"/api/rounds/{data['id']}").json()
+
+    restarted = make_client()
+    assert restarted.get(f"/api/rounds/{data['id']}").json() == before
+    after = battles(restarted, data["id"], 5)["battles"]
+    reference = Round(Rules.preset("classic"), seed=21)
+    reference.play(7)
+    assert after == [battle.to_dict() for battle in reference.play(5)]
+
+
+def test_kill_9_loses_no_answered_battle(live_server: LiveServer) -> None:
+    """A server killed with SIGKILL restarts with every battle it had answered."""
+    with httpx.Client(base_url=live_server.url) as http:
+        data = http.post("/api/rounds", json={"seed": 99}).json()
+        for _ in range(13):
+            assert http.post(f"/api/rounds/{data['id']}/battles", json={"count": 1}).is_success
+        before = http.get(f"/api/rounds/{data['id']}").json()
+    live_server.kill()
+    live_server.start()
+    with httpx.Client(base_url=live_server.url) as http:
+        after = http.get(f"/api/rounds/{data['id']}").json()
+    assert after == before
+    assert after["battles"] == 13
+
+
+# -- the scoreboard -------------------------------------------------------------------------------
+
+
+def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> None:
+    """Finished rounds count for the browser's cookie: a win, a loss and a draw; restarts keep it."""
+    client = make_client()
+    me = client.get("/api/me")
+    assert me.json() == {"scoreboard": {"won": 0, "lost": 0, "drawn": 0}, "round": None}
+    assert "cardwar_player" in me.cookies
+    for deal in ([["AS"], ["2H"]], [["2S"], ["AH"]], [["9S"], ["9H"]]):
+        data = new_round(client, deal=deal)
+        battles(client, data["id"])
+    unfinished = new_round(client, seed=1)
+    board = client.get("/api/me").json()
+    MeOut.model_validate(board)
+    assert board["scoreboard"] == {"won": 1, "lost": 1, "drawn": 1}
+    assert board["round"]["id"] == unfinished["id"]
+
+    restarted = make_client()
+    restarted.cookies = client.cookies
+    assert restarted.get("/api/me").json()["scoreboard"] == {"won": 1, "lost": 1, "drawn": 1}
+
+
+def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
+    """Another browser (another cookie) has its own, empty scoreboard."""
+    one, two = make_client(), make_client()
+    data = new_round(one, deal=[["AS"], ["2H"]])
+    battles(one, data["id"])
+    assert one.get("/api/me").json()["scoreboard"]["won"] == 1
+    assert two.get("/api/me").json()["scoreboard"] == {"won": 0, "lost": 0, "drawn": 0}
+
+
+def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:
+    """A cookie that is not one of ours is replaced, not trusted."""
+    client.cookies.set("cardwar_player", "x; DROP TABLE")
+    response = client.get("/api/me")
+    assert response.status_code == 200
+    assert response.cookies["cardwar_player"] != "x; DROP TABLE"
+
+
+# -- the clock ------------------------------------------------------------------------------------
+
+
+def test_timed_round_ends_by_count_when_its_clock_runs_out(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A timed round past its 10 minutes ends time_up at the next request, then refuses play."""
+    data = new_round(client, preset="timed", deal=[["AS", "KS", "QS"], ["2H", "3H"]])
+    battles(client, data["id"])
+    later = time.time() + 601
+    monkeypatch.setattr(games_module.time, "time", lambda: later)
+    result = battles(client, data["id"], 5)
+    assert result["battles"] == []
+    assert result["round"]["outcome"] == {"winner": 0, "reason": "time_up"}
+    assert client.post(f"/api/rounds/{data['id']}/battles").status_code == 409
+
+
+# -- the documents --------------------------------------------------------------------------------
+
+
+def test_openapi_lists_every_endpoint(client: TestClient) -> None:
+    """FastAPI serves the OpenAPI document with the SPEC's endpoints."""
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/rounds", "/api/rounds/{round_id}", "/api/rounds/{round_id}/battles"} <= set(paths)
+    assert "409" in paths["/api/rounds/{round_id}/battles"]["post"]["responses"]
+
+
+def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None:
+    """The page has the seed's three controls, and everything it loads weighs under 150 KB."""
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.text
+    for label in ("Turn cards", "Play 10 battles", "New round"):
+        assert f">{label}</button>" in html
+    total = len(page.content)
+    static = Path(__file__).parent.parent / "src" / "cardwar" / "web" / "static"
+    for path in static.iterdir():
+        response = client.get(f"/static/{path.name}")
+        assert response.status_code == 200
+        total += len(response.content)
+    assert total < 150_000
