@@ -66,10 +66,11 @@ class LiveServer:
     def start(self) -> LiveServer:
         """Start the server and wait until it answers."""
         log = self.db.with_suffix(".log")
+        command = [sys.executable, "-m", "cardwar.cli", "serve"]
+        command += ["--port", str(self.port), "--db", str(self.db)]
         with log.open("ab") as sink:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(self.port)]
-                + ["--db", str(self.db)],
+                command,
                 stdout=sink,
                 stderr=sink,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -10,12 +10,13 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from conftest import ClientFactory, LiveServer
 from fastapi.testclient import TestClient
 
 from cardwar import Round, Rules
 from cardwar.web import games as games_module
 from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
+
+from conftest import ClientFactory, LiveServer
 
 SPEC_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 
@@ -252,7 +253,7 @@ def test_kill_9_loses_no_answered_battle(live_server: LiveServer) -> None:
 
 
 def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> None:
-    """Finished rounds count for the browser's cookie: a win, a loss and a draw; restarts keep it."""
+    """Finished rounds count for the cookie's player: won, lost, drawn; a restart keeps them."""
     client = make_client()
     me = client.get("/api/me")
     assert me.json() == {"scoreboard": {"won": 0, "lost": 0, "drawn": 0}, "round": None}
