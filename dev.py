@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The project's two commands, on any machine with Python 3.11+ and this repo.
 
-    python3 dev.py play   install everything into .venv, then play (prints what it runs)
+    python3 dev.py play   install everything into .venv, then start the game (prints the URL)
     python3 dev.py test   install everything into .venv, then lint, type-check and run every test
 
 Only the standard library is used here, so it runs before anything is installed.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -45,14 +46,29 @@ def install() -> None:
 
 
 def play(args: list[str]) -> None:
-    """Play a round (until the web game lands, the readable engine tells one in the terminal)."""
+    """Start the web game (`cardwar serve`); it prints the address to open."""
     install()
-    run(BIN / "cardwar", "round", *args)
+    run(BIN / "cardwar", "serve", *args)
+
+
+def ensure_chromium() -> None:
+    """The browser tests drive Debian's Chromium; as root, install it with apt when missing."""
+    if os.environ.get("CARDWAR_CHROMIUM") or shutil.which("chromium"):
+        return
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        run("apt-get", "update", "-qq")
+        run("apt-get", "install", "-y", "-qq", "chromium")
+        return
+    raise SystemExit(
+        "The browser tests need Chromium: install Debian's package (apt-get install chromium)"
+        " or set CARDWAR_CHROMIUM to a Chromium binary."
+    )
 
 
 def test(args: list[str]) -> None:
     """Formatting, lint, strict types on the core, then the whole pytest suite."""
     install()
+    ensure_chromium()
     run(BIN / "ruff", "format", "--check", ".")
     run(BIN / "ruff", "check", ".")
     run(BIN / "mypy")
