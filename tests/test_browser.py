@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import LiveServer
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from conftest import LiveServer
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
 PHONE: dict[str, Any] = {
