@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, Depends, FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from cardwar.engine import Battle, Round
 from cardwar.errors import CardwarError, RoundOverError
 from cardwar.web.games import Games, RoundNotFound
 from cardwar.web.schemas import (
@@ -29,6 +31,7 @@ from cardwar.web.store import Store
 
 STATIC = Path(__file__).parent / "static"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+INLINE_BATTLES = 100  # at most this many battles are played on the event loop itself
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No round has this id"},
     422: {"model": ErrorOut, "description": "The body does not fit SPEC §7"},
@@ -43,7 +46,7 @@ class Player:
     new: bool
 
 
-def current_player(request: Request) -> Player:
+async def current_player(request: Request) -> Player:
     """The player named by the cookie, or a new anonymous id when it is missing or malformed."""
     settings: Settings = request.app.state.settings
     known = request.cookies.get(settings.cookie_name, "")
@@ -53,6 +56,19 @@ def current_player(request: Request) -> Player:
 
 
 PlayerDep = Annotated[Player, Depends(current_player)]
+
+
+def _battles_content(round_id: str, round_: Round, battles: list[Battle]) -> dict[str, Any]:
+    return {
+        "round": round_.to_dict(round_id),
+        "battles": [battle.to_dict() for battle in battles],
+    }
+
+
+def _play_content(games: Games, round_id: str, count: int) -> dict[str, Any]:
+    played = games.play(round_id, count)
+    assert played is not None  # play() waits for the round unless told not to
+    return _battles_content(round_id, *played)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -113,7 +129,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses={422: ERRORS[422]},
         summary="Deal a new round",
     )
-    def new_round(who: PlayerDep, body: Annotated[NewRound | None, Body()] = None) -> JSONResponse:
+    async def new_round(
+        who: PlayerDep, body: Annotated[NewRound | None, Body()] = None
+    ) -> JSONResponse:
         """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
         body = body if body is not None else NewRound()
         round_id, round_ = games.create(
@@ -127,9 +145,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses={404: ERRORS[404]},
         summary="Look at a round",
     )
-    def get_round(round_id: str, who: PlayerDep) -> JSONResponse:
+    async def get_round(round_id: str, who: PlayerDep) -> JSONResponse:
         """The round; its piles appear only once it is over."""
-        return reply(games.get(round_id).to_dict(round_id), who)
+        round_ = games.get(round_id, wait=False)
+        if round_ is None:  # a long request holds it: wait in a worker thread, not here
+            round_ = await run_in_threadpool(games.get, round_id)
+        assert round_ is not None
+        return reply(round_.to_dict(round_id), who)
 
     @app.post(
         "/api/rounds/{round_id}/battles",
@@ -140,20 +162,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         },
         summary="Play battles",
     )
-    def play(
+    async def play(
         round_id: str, who: PlayerDep, body: Annotated[PlayBattles | None, Body()] = None
     ) -> JSONResponse:
         """Play `count` battles (stopping early if the round ends), one record per battle."""
         count = body.count if body is not None else 1
-        round_, battles = games.play(round_id, count)
-        content = {
-            "round": round_.to_dict(round_id),
-            "battles": [battle.to_dict() for battle in battles],
-        }
+        # A click (a few battles) is played right here: a hop to a worker thread would cost
+        # more than the battles. Long runs, or a round another request holds, go to a worker
+        # thread so that they never stall everyone else's clicks.
+        played = games.play(round_id, count, wait=False) if count <= INLINE_BATTLES else None
+        if played is None:
+            content = await run_in_threadpool(_play_content, games, round_id, count)
+        else:
+            content = _battles_content(round_id, *played)
         return reply(content, who)
 
     @app.get("/api/me", response_model=MeOut, summary="This browser's scoreboard and round")
-    def me(who: PlayerDep) -> JSONResponse:
+    def me(who: PlayerDep) -> JSONResponse:  # sync: FastAPI runs it in a worker thread
         """Rounds won, lost and drawn by this browser, and its latest round to resume."""
         board = games.scoreboard(who.id)
         latest = games.latest(who.id)

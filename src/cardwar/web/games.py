@@ -65,16 +65,32 @@ class Games:
         self._remember(round_id, Live(round_, time.time()))
         return round_id, round_
 
-    def get(self, round_id: str) -> Round:
-        """The round with this id; a timed round whose clock has run out is ended first."""
-        with self._lock(round_id):
+    def get(self, round_id: str, *, wait: bool = True) -> Round | None:
+        """The round with this id; a timed round whose clock has run out is ended first.
+
+        With `wait=False`, returns None at once if another request holds the round.
+        """
+        lock = self._lock(round_id)
+        if not lock.acquire(blocking=wait):
+            return None
+        try:
             live = self._load(round_id)
             self._check_clock(round_id, live)
             return live.round
+        finally:
+            lock.release()
 
-    def play(self, round_id: str, count: int) -> tuple[Round, list[Battle]]:
-        """Play up to `count` battles, stopping when the round ends; raises on a finished round."""
-        with self._lock(round_id):
+    def play(
+        self, round_id: str, count: int, *, wait: bool = True
+    ) -> tuple[Round, list[Battle]] | None:
+        """Play up to `count` battles, stopping when the round ends; raises on a finished round.
+
+        With `wait=False`, returns None at once if another request holds the round.
+        """
+        lock = self._lock(round_id)
+        if not lock.acquire(blocking=wait):
+            return None
+        try:
             live = self._load(round_id)
             round_ = live.round
             if round_.outcome is not None:
@@ -87,13 +103,17 @@ class Games:
             battles = round_.play(count)
             self._save(round_id, round_)
             return round_, battles
+        finally:
+            lock.release()
 
     def latest(self, player: str) -> tuple[str, Round] | None:
         """The player's most recent round, finished or not."""
         row = self.store.latest(player)
         if row is None:
             return None
-        return row.id, self.get(row.id)
+        round_ = self.get(row.id)
+        assert round_ is not None  # get() waits for the lock unless told not to
+        return row.id, round_
 
     def scoreboard(self, player: str) -> Scoreboard:
         """The player's rounds won, lost and drawn."""
