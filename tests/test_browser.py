@@ -227,3 +227,64 @@ def test_a_war_is_laid_out_and_told(browser: Browser, live_server: LiveServer) -
     assert counts(page) == [7, 1]
     watch.check(live_server)
     page.context.close()
+
+
+OUTCOME_TITLES = {
+    "all_cards": (0, "You win!"),
+    "opponent_short": (1, "The Computer wins"),
+    "both_short": (None, "Draw"),
+    "battle_limit": (None, "Draw"),
+    "most_cards": (0, "You win!"),
+    "time_up": (1, "The Computer wins"),
+    "most_cards_tie": (None, "Draw"),
+    "cycle": (None, "Draw"),
+}
+
+
+def test_the_page_words_every_ending_and_shortage(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """render.js has a title and an explanation for every SPEC §4 reason, and tells shortages."""
+    page, watch = open_page(browser, live_server, DESKTOP)
+    told = page.evaluate(
+        """async (cases) => {
+            const render = await import("/static/render.js");
+            const names = render.seatNames(2);
+            const round = { battles: 500, counts: [30, 22] };
+            const out = {};
+            for (const [reason, winner] of Object.entries(cases)) {
+                out[reason] = render.describeOutcome({ winner, reason }, names, round);
+            }
+            let unknown = null;
+            try { render.describeOutcome({ winner: null, reason: "nap" }, names, round); }
+            catch (error) { unknown = String(error); }
+            const short = render.describeBattle({ number: 9, winner: 0, taken: 3, wars: 0,
+                counts: [52, 0], outcome: null, steps: [
+                    { up: ["9S", "9H"], down: [0, 0], short: [] },
+                    { up: [null, null], down: [0, 1], short: [1] }] }, names);
+            const both = render.describeBattle({ number: 9, winner: null, taken: 0, wars: 0,
+                counts: [0, 0], outcome: null, steps: [
+                    { up: ["AS", "AH"], down: [0, 0], short: [] },
+                    { up: [null, null], down: [0, 0], short: [0, 1] }] }, names);
+            let badMessage = null;
+            try { render.update({}, { type: "teleport" }); }
+            catch (error) { badMessage = String(error); }
+            return { out, unknown, short, both, badMessage };
+        }""",
+        {reason: winner for reason, (winner, _) in OUTCOME_TITLES.items()},
+    )
+    for reason, (_, title) in OUTCOME_TITLES.items():
+        assert told["out"][reason]["title"] == title
+        assert len(told["out"][reason]["why"]) > 20
+    assert told["unknown"] == "Error: unknown outcome reason: nap"
+    assert told["short"] == (
+        "War! Both turned a 9. The Computer cannot finish the war and gives up 1 card. "
+        "You take 3 cards."
+    )
+    assert told["both"] == (
+        "War! Both turned an ace. "
+        "Neither of you has enough cards left to fight it, so nobody can finish the war."
+    )
+    assert told["badMessage"] == "Error: unknown message type: teleport"
+    watch.check(live_server)
+    page.context.close()
