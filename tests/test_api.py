@@ -330,3 +330,10 @@ def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None
         assert response.status_code == 200
         total += len(response.content)
     assert total < 150_000
+
+
+def test_serve_prints_the_address_to_open(live_server: LiveServer) -> None:
+    """`cardwar serve` tells the person which URL to open and where the rounds are kept."""
+    log = live_server.db.with_suffix(".log").read_text()
+    assert f"open {live_server.url} in your browser" in log
+    assert str(live_server.db) in log

@@ -102,3 +102,11 @@ def test_console_script_runs() -> None:
         check=True,
     )
     assert "--preset {classic,traditional,peace,timed,short}" in result.stdout
+
+
+def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    """A port outside 1..65535 is a usage error naming the range, before anything starts."""
+    with pytest.raises(SystemExit) as caught:
+        run("serve", "--port", "70000")
+    assert caught.value.code == 2
+    assert "70000 is out of range, must be 1..65535" in capsys.readouterr().err

@@ -22,6 +22,16 @@ from cardwar.rules import PRESETS, Rules
 from cardwar.text import describe_battle, describe_outcome, plural, seat_names
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"{port} is out of range, must be 1..65535")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Every command and option of `cardwar`."""
     parser = argparse.ArgumentParser(
@@ -77,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
     serve.add_argument(
         "--db",
         type=Path,
@@ -157,8 +167,6 @@ def serve(out: Console, *, host: str, port: int, db: Path | None) -> int:
 
     from cardwar.web import Settings, create_app
 
-    if not 0 < port < 65536:
-        raise RulesError(f"--port: {port} is out of range, must be 1..65535")
     settings = Settings() if db is None else Settings(db_path=db)
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host

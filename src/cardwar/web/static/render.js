@@ -165,13 +165,13 @@ export function describeRun(battles, names) {
     if (battle.winner !== null) won.set(battle.winner, (won.get(battle.winner) ?? 0) + 1);
   }
   const tally = names
-    .map((name, seat) => `${name === "You" ? "you" : name} ${won.get(seat) ?? 0}`)
+    .map((name, seat) => `${name === "You" ? "you won" : name} ${won.get(seat) ?? 0}`)
     .join(", ");
   const wars = battles.reduce((sum, battle) => sum + battle.wars, 0);
   const from = battles[0].number;
   const to = battles[battles.length - 1].number;
   return (
-    `Battles ${from}–${to}: won by ${tally}` +
+    `Battles ${from}–${to}: ${tally}` +
     (wars > 0 ? `, with ${plural(wars, "war")}` : "") +
     `. Last: ${describeBattle(battles[battles.length - 1], names)}`
   );
