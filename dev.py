@@ -26,7 +26,10 @@ STAMP = VENV / ".cardwar-installed"
 def run(*command: str | Path) -> None:
     """Run a command from the repo root; stop with its exit status if it fails."""
     print("+", " ".join(str(part) for part in command), flush=True)
-    status = subprocess.call([str(part) for part in command], cwd=ROOT)
+    try:
+        status = subprocess.call([str(part) for part in command], cwd=ROOT)
+    except KeyboardInterrupt:  # Ctrl+C stops the game: no traceback for that
+        raise SystemExit(130) from None
     if status:
         raise SystemExit(status)
 
