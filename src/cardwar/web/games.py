@@ -11,7 +11,8 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,15 +71,12 @@ class Games:
 
         With `wait=False`, returns None at once if another request holds the round.
         """
-        lock = self._lock(round_id)
-        if not lock.acquire(blocking=wait):
-            return None
-        try:
+        with self._holding(round_id, wait) as held:
+            if not held:
+                return None
             live = self._load(round_id)
             self._check_clock(round_id, live)
             return live.round
-        finally:
-            lock.release()
 
     def play(
         self, round_id: str, count: int, *, wait: bool = True
@@ -87,10 +85,9 @@ class Games:
 
         With `wait=False`, returns None at once if another request holds the round.
         """
-        lock = self._lock(round_id)
-        if not lock.acquire(blocking=wait):
-            return None
-        try:
+        with self._holding(round_id, wait) as held:
+            if not held:
+                return None
             live = self._load(round_id)
             round_ = live.round
             if round_.outcome is not None:
@@ -103,8 +100,6 @@ class Games:
             battles = round_.play(count)
             self._save(round_id, round_)
             return round_, battles
-        finally:
-            lock.release()
 
     def latest(self, player: str) -> tuple[str, Round] | None:
         """The player's most recent round, finished or not."""
@@ -121,8 +116,17 @@ class Games:
 
     # -- inside ----------------------------------------------------------------------------------
 
-    def _lock(self, round_id: str) -> threading.Lock:
-        return self._locks[hash(round_id) % LOCK_STRIPES]
+    @contextmanager
+    def _holding(self, round_id: str, wait: bool) -> Iterator[bool]:
+        """Hold the round's lock; yield False, holding nothing, if it is taken and not `wait`."""
+        lock = self._locks[hash(round_id) % LOCK_STRIPES]
+        if not lock.acquire(blocking=wait):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
 
     def _load(self, round_id: str) -> Live:
         with self._cache_lock:
