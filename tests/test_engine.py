@@ -430,3 +430,19 @@ def test_quick_path_agrees_with_the_general_path(
             general = Round(rules, seed=seed).play()
             monkeypatch.setattr(Round, "_quick", True)
             assert quick == general
+
+
+@pytest.mark.parametrize(
+    ("gather", "low", "high"),
+    [("winner_first", 0.08, 0.25), ("table", 0.75, 0.97), ("shuffled", 0.2, 0.45)],
+)
+def test_share_of_classic_rounds_at_the_limit_is_what_the_spec_says(
+    gather: str, low: float, high: float
+) -> None:
+    """SPEC §5: at the 500 limit end about 1 in 7 (winner_first), 9 in 10 (table), 3 in 10."""
+    rules = Rules(gather=gather)  # type: ignore[arg-type]
+    rounds = [Round(rules, seed=seed) for seed in range(200)]
+    for round_ in rounds:
+        round_.play()
+    share = sum(ended(r)[1] is Reason.BATTLE_LIMIT for r in rounds) / len(rounds)
+    assert low <= share <= high
