@@ -172,7 +172,7 @@ def serve(out: Console, *, host: str, port: int, db: Path | None) -> int:
     shown = f"[{host}]" if ":" in host else host
     _line(out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)")
     _line(out, f"cardwar: rounds are kept in {settings.db_path.resolve()}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
     return 0
 
 
