@@ -337,3 +337,21 @@ def test_serve_prints_the_address_to_open(live_server: LiveServer) -> None:
     log = live_server.db.with_suffix(".log").read_text()
     assert f"open {live_server.url} in your browser" in log
     assert str(live_server.db) in log
+
+
+def test_reading_a_round_while_a_long_run_plays_it(client: TestClient) -> None:
+    """Reads during a 100,000-battle request wait their turn and see a whole, consistent round."""
+    rules = {"war_down": 2, "low_wins": True, "gather": "table", "battle_limit": 100_000}
+    data = new_round(client, rules=rules, seed=901749037)  # a round that lasts 179,409 battles
+
+    with ThreadPoolExecutor(2) as pool:
+        long_run = pool.submit(battles, client, data["id"], 100_000)
+        seen = []
+        while not long_run.done():
+            response = client.get(f"/api/rounds/{data['id']}")
+            assert response.status_code == 200
+            seen.append(response.json())
+        result = long_run.result()
+    assert result["round"]["battles"] == 100_000
+    assert all(sum(view["counts"]) == 52 for view in seen)
+    assert {view["battles"] for view in seen} <= {0, 100_000}

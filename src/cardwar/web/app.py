@@ -15,7 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from cardwar.engine import Battle, Round
+from cardwar.engine import Battle
 from cardwar.errors import CardwarError, RoundOverError
 from cardwar.web.games import Games, RoundNotFound
 from cardwar.web.schemas import (
@@ -58,17 +58,14 @@ async def current_player(request: Request) -> Player:
 PlayerDep = Annotated[Player, Depends(current_player)]
 
 
-def _battles_content(round_id: str, round_: Round, battles: list[Battle]) -> dict[str, Any]:
-    return {
-        "round": round_.to_dict(round_id),
-        "battles": [battle.to_dict() for battle in battles],
-    }
+def _battles_content(round_: dict[str, Any], battles: list[Battle]) -> dict[str, Any]:
+    return {"round": round_, "battles": [battle.to_dict() for battle in battles]}
 
 
 def _play_content(games: Games, round_id: str, count: int) -> dict[str, Any]:
     played = games.play(round_id, count)
     assert played is not None  # play() waits for the round unless told not to
-    return _battles_content(round_id, *played)
+    return _battles_content(*played)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -134,10 +131,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> JSONResponse:
         """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
         body = body if body is not None else NewRound()
-        round_id, round_ = games.create(
+        round_ = games.create(
             who.id, preset=body.preset, rules=body.rules, seed=body.seed, deal=body.deal
         )
-        return reply(round_.to_dict(round_id), who, status_code=201)
+        return reply(round_, who, status_code=201)
 
     @app.get(
         "/api/rounds/{round_id}",
@@ -150,8 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         round_ = games.get(round_id, wait=False)
         if round_ is None:  # a long request holds it: wait in a worker thread, not here
             round_ = await run_in_threadpool(games.get, round_id)
-        assert round_ is not None
-        return reply(round_.to_dict(round_id), who)
+        return reply(round_, who)
 
     @app.post(
         "/api/rounds/{round_id}/battles",
@@ -174,17 +170,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if played is None:
             content = await run_in_threadpool(_play_content, games, round_id, count)
         else:
-            content = _battles_content(round_id, *played)
+            content = _battles_content(*played)
         return reply(content, who)
 
     @app.get("/api/me", response_model=MeOut, summary="This browser's scoreboard and round")
     def me(who: PlayerDep) -> JSONResponse:  # sync: FastAPI runs it in a worker thread
         """Rounds won, lost and drawn by this browser, and its latest round to resume."""
         board = games.scoreboard(who.id)
-        latest = games.latest(who.id)
         content = {
             "scoreboard": {"won": board.won, "lost": board.lost, "drawn": board.drawn},
-            "round": None if latest is None else latest[1].to_dict(latest[0]),
+            "round": games.latest(who.id),
         }
         return reply(content, who)
 

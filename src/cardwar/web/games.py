@@ -54,8 +54,9 @@ class Games:
         rules: Mapping[str, Any] | None = None,
         seed: int | None = None,
         deal: Sequence[Sequence[str]] | None = None,
-    ) -> tuple[str, Round]:
-        """Deal a new round (the server picks the seed when none is given) and store it."""
+    ) -> dict[str, Any]:
+        """Deal a new round (the server picks the seed when none is given) and store it;
+        returns it in the API's shape."""
         base = Rules.preset(preset)
         full_rules = base if rules is None else Rules.from_dict(rules, base=base)
         if seed is None:
@@ -64,26 +65,28 @@ class Games:
         round_id = secrets.token_urlsafe(12)
         self.store.insert(round_id, player, round_)
         self._remember(round_id, Live(round_, time.time()))
-        return round_id, round_
+        return round_.to_dict(round_id)
 
-    def get(self, round_id: str, *, wait: bool = True) -> Round | None:
-        """The round with this id; a timed round whose clock has run out is ended first.
+    def get(self, round_id: str, *, wait: bool = True) -> dict[str, Any] | None:
+        """The round with this id, in the API's shape, taken while no one else plays it.
 
-        With `wait=False`, returns None at once if another request holds the round.
+        A timed round whose clock has run out is ended first. With `wait=False`, returns None
+        at once if another request holds the round.
         """
         with self._holding(round_id, wait) as held:
             if not held:
                 return None
             live = self._load(round_id)
             self._check_clock(round_id, live)
-            return live.round
+            return live.round.to_dict(round_id)
 
     def play(
         self, round_id: str, count: int, *, wait: bool = True
-    ) -> tuple[Round, list[Battle]] | None:
+    ) -> tuple[dict[str, Any], list[Battle]] | None:
         """Play up to `count` battles, stopping when the round ends; raises on a finished round.
 
-        With `wait=False`, returns None at once if another request holds the round.
+        Returns the round in the API's shape, taken before anyone else may play it, and the
+        battles' records. With `wait=False`, returns None at once if another request holds it.
         """
         with self._holding(round_id, wait) as held:
             if not held:
@@ -96,19 +99,15 @@ class Games:
                     "start a new round to play on"
                 )
             if self._check_clock(round_id, live):
-                return round_, []
+                return round_.to_dict(round_id), []
             battles = round_.play(count)
             self._save(round_id, round_)
-            return round_, battles
+            return round_.to_dict(round_id), battles
 
-    def latest(self, player: str) -> tuple[str, Round] | None:
-        """The player's most recent round, finished or not."""
+    def latest(self, player: str) -> dict[str, Any] | None:
+        """The player's most recent round, finished or not, in the API's shape."""
         row = self.store.latest(player)
-        if row is None:
-            return None
-        round_ = self.get(row.id)
-        assert round_ is not None  # get() waits for the lock unless told not to
-        return row.id, round_
+        return None if row is None else self.get(row.id)
 
     def scoreboard(self, player: str) -> Scoreboard:
         """The player's rounds won, lost and drawn."""
