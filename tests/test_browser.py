@@ -282,3 +282,19 @@ def test_the_page_words_every_ending_and_shortage(
     assert told["badMessage"] == "Error: unknown message type: teleport"
     watch.check(live_server)
     page.context.close()
+
+
+def test_a_round_the_server_lost_is_explained(browser: Browser, live_server: LiveServer) -> None:
+    """If the server no longer has the round (its file was replaced), the page says what to do."""
+    page, watch = open_page(browser, live_server, DESKTOP)
+    page.route("**/battles", lambda route: route.fulfill(status=404, json={"detail": "gone"}))
+    page.get_by_role("button", name="Turn cards").click()
+    expect(page.get_by_test_id("message")).to_have_text(
+        "This round is no longer kept on the server. Press New round to deal again."
+    )
+    page.unroute("**/battles")
+    page.get_by_role("button", name="New round").click()
+    expect(page.get_by_test_id("battle-number")).to_have_text("Battle 0 of 500")
+    watch.errors = [e for e in watch.errors if "404" not in e]  # the refused request is logged
+    watch.check(live_server)
+    page.context.close()

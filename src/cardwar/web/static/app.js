@@ -38,6 +38,9 @@ async function api(method, path, body) {
     throw new ApiError("The game server is not answering. Is `cardwar serve` still running?");
   }
   const data = await response.json().catch(() => ({}));
+  if (response.status === 404 && path.startsWith("/api/rounds/")) {
+    throw new ApiError("This round is no longer kept on the server. Press New round to deal again.");
+  }
   if (!response.ok) throw new ApiError(data.detail ?? `The server answered ${response.status}.`);
   return data;
 }
