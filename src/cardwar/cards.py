@@ -94,11 +94,6 @@ class Card:
         return f"Card.parse({self.code!r})"
 
 
-def full_deck() -> list[Card]:
-    """The 52 cards in a fixed order (by rank, then clubs, diamonds, hearts, spades)."""
-    return list(DECK)
-
-
 def parse_cards(codes: Iterable[str]) -> list[Card]:
     """Parse many card codes, naming the first one that is wrong."""
     return [Card.parse(code) for code in codes]
@@ -109,6 +104,7 @@ def format_cards(cards: Sequence[Card]) -> str:
     return " ".join(card.code for card in cards)
 
 
+# The 52 cards in a fixed order: by rank, then clubs, diamonds, hearts, spades.
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
 _BY_CODE: dict[str, Card] = {card.code: card for card in DECK}
 # People write the ten as "10"; accept "10H" as well as "TH" on the way in, and give back "TH".

@@ -183,16 +183,11 @@ class Round:
         self.wars = 0
         self.outcome: Outcome | None = None
         self._seen: set[bytes] | None = None
-        self._called = False  # time ran out on the caller's clock
+        self.time_up = False  # the caller's clock ran out and ended the round
         if rules.battle_limit is None and rules.deterministic:
             self._seen = {self._position()}
 
     # -- reading the state -------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        """How many seats are at the table."""
-        return len(self._piles)
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -240,7 +235,7 @@ class Round:
             if record is not None:
                 return record
         up: list[int | None] = [pile.popleft() if pile else None for pile in piles]
-        first = Step(tuple([None if c is None else DECK[c] for c in up]), self._zeros)
+        first = Step(_cards(up), self._zeros)
         # (seat, card) in the order the cards were laid; a seat with no card is out.
         laid = [(seat, card) for seat, card in enumerate(up) if card is not None]
         contenders = [seat for seat, _ in laid]
@@ -377,7 +372,7 @@ class Round:
         if self.rules.time_limit_s is None:
             raise RulesError("time_limit_s: this round has no clock, so time cannot run out")
         self.outcome = self._count(Reason.TIME_UP)
-        self._called = True
+        self.time_up = True
         return self.outcome
 
     # -- endings -------------------------------------------------------------------------------
@@ -446,7 +441,7 @@ class Round:
             if self.explicit_deal
             else None,
             "battles": self.battles,
-            "time_up": self._called,
+            "time_up": self.time_up,
         }
 
     @classmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -104,20 +104,22 @@ class Rules:
         """Rules from JSON-style fields laid over `base` (classic when omitted)."""
         if not isinstance(data, Mapping):
             raise RulesError('rules: must be an object of rule fields, such as {"war_down": 3}')
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - set(_FIELDS))
         if unknown:
             raise RulesError(
-                f"rules: unknown field {unknown[0]!r}, must be one of {', '.join(sorted(known))}"
+                f"rules: unknown field {unknown[0]!r}, must be one of {', '.join(sorted(_FIELDS))}"
             )
         return replace(base if base is not None else CLASSIC, **data)
 
     def to_dict(self) -> dict[str, Any]:
         """All fields as plain JSON values."""
-        out = asdict(self)
-        for key in ("shortage", "limit_outcome", "gather"):
-            out[key] = str(out[key])
-        return out
+        # Every field is a plain value or a StrEnum, so no deep copy (asdict) is needed; this
+        # runs on every API answer.
+        return {
+            name: str(value) if isinstance(value, StrEnum) else value
+            for name in _FIELDS
+            for value in (getattr(self, name),)
+        }
 
 
 def _check_int(name: str, value: object, low: int, high: int, *, nullable: bool = False) -> None:
@@ -140,6 +142,7 @@ def _check_choice(name: str, value: object, choices: type[StrEnum]) -> None:
         raise RulesError(f"{name}: {value!r} is not allowed, must be one of {', '.join(allowed)}")
 
 
+_FIELDS = tuple(field.name for field in fields(Rules))
 CLASSIC = Rules()
 PRESETS: dict[str, Rules] = {
     "classic": CLASSIC,

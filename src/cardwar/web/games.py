@@ -63,8 +63,9 @@ class Games:
             seed = secrets.randbelow(MAX_SEED + 1)
         round_ = Round(full_rules, seed=seed, deal=deal)
         round_id = secrets.token_urlsafe(12)
-        self.store.insert(round_id, player, round_)
-        self._remember(round_id, Live(round_, time.time()))
+        live = Live(round_, time.time())  # the clock of a timed round starts at the deal
+        self.store.insert(round_id, player, round_, live.created_at)
+        self._remember(round_id, live)
         return round_.to_dict(round_id)
 
     def get(self, round_id: str, *, wait: bool = True) -> dict[str, Any] | None:

@@ -37,13 +37,12 @@ CREATE INDEX IF NOT EXISTS rounds_by_player ON rounds (player, created_at);
 
 @dataclass(frozen=True, slots=True)
 class RoundRow:
-    """One stored round: its history, who plays it, and how it ended (once it has)."""
+    """One stored round: its history, who plays it, and when it was dealt."""
 
     id: str
     player: str | None
     history: dict[str, Any]
     created_at: float
-    reason: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +58,6 @@ class Store:
     """The rounds table. Safe to share between threads; each write is one transaction."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         # One connection guarded by a lock: SQLite writes one transaction at a time anyway.
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -76,10 +74,9 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def insert(self, round_id: str, player: str | None, round_: Round) -> None:
-        """Store a new round."""
+    def insert(self, round_id: str, player: str | None, round_: Round, created_at: float) -> None:
+        """Store a new round, dealt at `created_at` (seconds since the epoch)."""
         history = round_.history()
-        now = time.time()
         with self._lock:
             self._db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
@@ -91,11 +88,11 @@ class Store:
                     history["seed"],
                     None if history["deal"] is None else json.dumps(history["deal"]),
                     history["battles"],
-                    int(bool(history["time_up"])),
+                    int(round_.time_up),
                     None if round_.outcome is None else round_.outcome.winner,
                     None if round_.outcome is None else round_.outcome.reason.value,
-                    now,
-                    now,
+                    created_at,
+                    created_at,
                 ),
             )
 
@@ -108,7 +105,7 @@ class Store:
                 " updated_at = ? WHERE id = ?",
                 (
                     round_.battles,
-                    int(bool(round_.history()["time_up"])),
+                    int(round_.time_up),
                     None if outcome is None else outcome.winner,
                     None if outcome is None else outcome.reason.value,
                     time.time(),
@@ -127,7 +124,7 @@ class Store:
     def _one(self, where: str, args: tuple[Any, ...]) -> RoundRow | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, player, rules, seed, deal, battles, time_up, created_at, reason"
+                "SELECT id, player, rules, seed, deal, battles, time_up, created_at"
                 f" FROM rounds {where}",
                 args,
             ).fetchone()
@@ -147,7 +144,7 @@ class Store:
 
 
 def _row(row: tuple[Any, ...]) -> RoundRow:
-    round_id, player, rules, seed, deal, battles, time_up, created_at, reason = row
+    round_id, player, rules, seed, deal, battles, time_up, created_at = row
     history = {
         "rules": json.loads(rules),
         "seed": seed,
@@ -155,4 +152,4 @@ def _row(row: tuple[Any, ...]) -> RoundRow:
         "battles": battles,
         "time_up": bool(time_up),
     }
-    return RoundRow(round_id, player, history, created_at, reason)
+    return RoundRow(round_id, player, history, created_at)

@@ -92,7 +92,7 @@ export function laidMarkup(items) {
     .join("");
 }
 
-function beaten(step, winner, names) {
+function beaten(step, winner) {
   const others = [];
   step.up.forEach((code, seat) => {
     if (code !== null && seat !== winner) others.push(cardLabel(code));
@@ -150,7 +150,7 @@ export function describeBattle(battle, names) {
     parts.push(`${capital(takes(name, battle.taken))}.`);
   } else {
     const owner = name === "You" ? "Your" : `${capital(name)}'s`;
-    const others = beaten(last, battle.winner, names);
+    const others = beaten(last, battle.winner);
     parts.push(`${owner} ${cardLabel(mine)} beats ${others} — ${takes(name, battle.taken)}.`);
   }
   return parts.join(" ");
