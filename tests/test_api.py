@@ -186,6 +186,20 @@ def test_bad_count_is_422_and_plays_nothing(
     assert client.get(f"/api/rounds/{data['id']}").json()["battles"] == 0
 
 
+def test_no_body_plays_one_and_a_body_that_is_not_an_object_is_422(client: TestClient) -> None:
+    """The body may be left out (one battle); malformed JSON or a bare null is refused."""
+    data = new_round(client, seed=4)
+    url = f"/api/rounds/{data['id']}/battles"
+    played = client.post(url)
+    assert played.status_code == 200
+    assert [b["number"] for b in played.json()["battles"]] == [1]
+    for content, message in ((b"{not json", "JSON"), (b"null", "body: Input should be an object")):
+        response = client.post(url, content=content, headers={"Content-Type": "application/json"})
+        assert response.status_code == 422
+        assert message in response.json()["detail"]
+    assert client.get(f"/api/rounds/{data['id']}").json()["battles"] == 1
+
+
 def test_battles_of_unknown_round_is_404(client: TestClient) -> None:
     """Battles asked of a round that does not exist: 404."""
     response = client.post("/api/rounds/nope/battles", json={"count": 1})
@@ -313,7 +327,11 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     """FastAPI serves the OpenAPI document with the SPEC's endpoints."""
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/rounds", "/api/rounds/{round_id}", "/api/rounds/{round_id}/battles"} <= set(paths)
-    assert "409" in paths["/api/rounds/{round_id}/battles"]["post"]["responses"]
+    play = paths["/api/rounds/{round_id}/battles"]["post"]
+    assert {"200", "404", "409", "422"} <= set(play["responses"])
+    assert [p["name"] for p in play["parameters"]] == ["round_id"]
+    count = play["requestBody"]["content"]["application/json"]["schema"]["properties"]["count"]
+    assert (count["minimum"], count["maximum"], count["default"]) == (1, 100_000, 1)
 
 
 def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None:
