@@ -20,9 +20,8 @@ little as possible of the two cores it shares with the server.
 
 While the paced clicks run, a probe process times a fixed piece of pure Python (7,000 additions,
 about 0.25 ms here) at random moments: the machine's own tail for work the size of a click, side
-by side. On the machine this
-was written on, short work runs several times slower for a few hundred milliseconds every
-second or two, and that, not the server, is where a click's p99 comes from.
+by side. On the machine this was written on, short work runs several times slower for tens of
+milliseconds every second or two; a click's p99 rises and falls with the probe's.
 """
 
 from __future__ import annotations
@@ -55,10 +54,14 @@ def run(main: Coroutine[Any, Any, T]) -> T:
 
 
 class Connection:
-    """One keep-alive HTTP/1.1 connection that sends a request and reads the whole answer."""
+    """One keep-alive HTTP/1.1 connection that sends a request and reads the whole answer.
+
+    Like a browser, it sends back the cookie the server set, so each connection is one player.
+    """
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+        self.cookie = ""
 
     @classmethod
     async def open(cls, port: int) -> Connection:
@@ -69,6 +72,8 @@ class Connection:
         head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(data)}\r\n"
         if body is not None:
             head += "Content-Type: application/json\r\n"
+        if self.cookie:
+            head += f"Cookie: {self.cookie}\r\n"
         self.writer.write(head.encode() + b"\r\n" + data)
         status_line = await self.reader.readline()
         length = 0
@@ -76,6 +81,8 @@ class Connection:
             name, _, value = line.decode().partition(":")
             if name.lower() == "content-length":
                 length = int(value)
+            elif name.lower() == "set-cookie":
+                self.cookie = value.split(";", 1)[0].strip()
         return int(status_line.split()[1]), await self.reader.readexactly(length)
 
     def close(self) -> None:
