@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-PROBE_ADDITIONS = 7000  # about 0.25 ms here, the server's own CPU for one click
+PROBE_ADDITIONS = 7000  # about 0.25 ms here: the order of a click's own CPU in the server
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:
