@@ -32,8 +32,11 @@ def _war(step: Step, names: Sequence[str]) -> str:
     for seat in step.short:
         name = names[seat]
         if step.up[seat] is not None:
-            parts.append(f"{name} {_verb(name, 'is', 'are')} short and fight{_s(name)} on")
-            parts[-1] += f" with {'your' if name == 'You' else 'their'} last card"
+            whose = "your" if name == "You" else "their"
+            parts.append(
+                f"{name} {_verb(name, 'is', 'are')} short and fight{_s(name)} on"
+                f" with {whose} last card"
+            )
         elif step.down[seat]:
             parts.append(
                 f"{name} {_verb(name, 'is', 'are')} short and give{_s(name)} up "

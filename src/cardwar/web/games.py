@@ -107,8 +107,8 @@ class Games:
 
     def latest(self, player: str) -> dict[str, Any] | None:
         """The player's most recent round, finished or not, in the API's shape."""
-        row = self.store.latest(player)
-        return None if row is None else self.get(row.id)
+        round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
+        return None if round_id is None else self.get(round_id)
 
     def scoreboard(self, player: str) -> Scoreboard:
         """The player's rounds won, lost and drawn."""

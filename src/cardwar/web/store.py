@@ -115,20 +115,23 @@ class Store:
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
-        return self._one("WHERE id = ?", (round_id,))
-
-    def latest(self, player: str) -> RoundRow | None:
-        """The player's most recently created round, or None."""
-        return self._one("WHERE player = ? ORDER BY created_at DESC, rowid DESC LIMIT 1", (player,))
-
-    def _one(self, where: str, args: tuple[Any, ...]) -> RoundRow | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT id, player, rules, seed, deal, battles, time_up, created_at"
-                f" FROM rounds {where}",
-                args,
+                " FROM rounds WHERE id = ?",
+                (round_id,),
             ).fetchone()
         return None if row is None else _row(row)
+
+    def latest_id(self, player: str) -> str | None:
+        """The id of the player's most recently created round, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM rounds WHERE player = ? ORDER BY created_at DESC, rowid DESC"
+                " LIMIT 1",
+                (player,),
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     def scoreboard(self, player: str) -> Scoreboard:
         """Rounds the player won, lost and drew (unfinished rounds do not count)."""
