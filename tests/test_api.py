@@ -12,7 +12,7 @@ import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from cardwar import Round, Rules
+from cardwar import PRESETS, Round, Rules
 from cardwar.web import games as games_module
 from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
 
@@ -270,7 +270,12 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     """Finished rounds count for the cookie's player: won, lost, drawn; a restart keeps them."""
     client = make_client()
     me = client.get("/api/me")
-    assert me.json() == {"scoreboard": {"won": 0, "lost": 0, "drawn": 0}, "round": None}
+    assert me.json() == {
+        "scoreboard": {"won": 0, "lost": 0, "drawn": 0},
+        "round": None,
+        "last_battle": None,
+        "house_rules": {"preset": "classic", "rules": Rules.preset("classic").to_dict()},
+    }
     assert "cardwar_player" in me.cookies
     for deal in ([["AS"], ["2H"]], [["2S"], ["AH"]], [["9S"], ["9H"]]):
         data = new_round(client, deal=deal)
@@ -301,6 +306,180 @@ def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:
     response = client.get("/api/me")
     assert response.status_code == 200
     assert response.cookies["cardwar_player"] != "x; DROP TABLE"
+
+
+# -- every preset and every rule field at the deal ------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_deals_its_rules(client: TestClient, preset: str) -> None:
+    """Each SPEC §5 preset deals a round with exactly its rules and hands."""
+    data = new_round(client, preset=preset, seed=5)
+    rules = Rules.preset(preset)
+    assert data["rules"] == rules.to_dict()
+    assert data["counts"] == [rules.cards_per_hand] * rules.players
+
+
+GOOD_FIELDS = [
+    ("players", 2), ("players", 3), ("players", 4),
+    ("hand_size", None), ("hand_size", 1), ("hand_size", 26),
+    ("war_down", 0), ("war_down", 3), ("war_down", 5),
+    ("shortage", "lose"), ("shortage", "last_card"),
+    ("battle_limit", None), ("battle_limit", 1), ("battle_limit", 100_000),
+    ("limit_outcome", "draw"), ("limit_outcome", "most_cards"),
+    ("time_limit_s", None), ("time_limit_s", 60), ("time_limit_s", 7200),
+    ("low_wins", False), ("low_wins", True),
+    ("gather", "winner_first"), ("gather", "table"), ("gather", "shuffled"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("field", "value"), GOOD_FIELDS)
+def test_every_rule_field_and_value_is_dealt(client: TestClient, field: str, value: Any) -> None:
+    """Each SPEC §5 field takes each kind of value it allows, and the round plays by it."""
+    data = new_round(client, rules={field: value}, seed=11)
+    assert data["rules"][field] == value
+    expected = Round(Rules.from_dict({field: value}), seed=11)
+    assert data["counts"] == list(expected.counts)
+    played = battles(client, data["id"], 3)["battles"]
+    assert played == [battle.to_dict() for battle in expected.play(3)]
+
+
+BAD_FIELDS = [
+    ("players", 1, "players: 1 is out of range, must be 2..4"),
+    ("players", 5, "players: 5 is out of range, must be 2..4"),
+    ("players", "3", "players: must be a whole number from 2 to 4, not '3'"),
+    ("players", True, "players: must be a whole number from 2 to 4, not True"),
+    ("players", None, "players: must be a whole number from 2 to 4, not None"),
+    ("hand_size", 0, "hand_size: 0 is out of range, must be null or 1..26"),
+    ("hand_size", 27, "hand_size: 27 is out of range, must be null or 1..26"),
+    ("hand_size", 2.5, "hand_size: must be null or a whole number from 1 to 26, not 2.5"),
+    ("war_down", -1, "war_down: -1 is out of range, must be 0..5"),
+    ("war_down", 6, "war_down: 6 is out of range, must be 0..5"),
+    ("war_down", "3", "war_down: must be a whole number from 0 to 5, not '3'"),
+    ("war_down", None, "war_down: must be a whole number from 0 to 5, not None"),
+    ("shortage", "win", "shortage: 'win' is not allowed, must be one of lose, last_card"),
+    ("shortage", None, "shortage: None is not allowed, must be one of lose, last_card"),
+    ("battle_limit", 0, "battle_limit: 0 is out of range, must be null or 1..100000"),
+    ("battle_limit", 100_001, "battle_limit: 100001 is out of range, must be null or 1..100000"),
+    ("battle_limit", "500", "battle_limit: must be null or a whole number from 1 to 100000"),
+    (
+        "limit_outcome",
+        "tie",
+        "limit_outcome: 'tie' is not allowed, must be one of draw, most_cards",
+    ),
+    ("limit_outcome", None, "limit_outcome: None is not allowed"),
+    ("time_limit_s", 59, "time_limit_s: 59 is out of range, must be null or 60..7200"),
+    ("time_limit_s", 7201, "time_limit_s: 7201 is out of range, must be null or 60..7200"),
+    ("time_limit_s", "600", "time_limit_s: must be null or a whole number from 60 to 7200"),
+    ("low_wins", "yes", "low_wins: must be true or false, not 'yes'"),
+    ("low_wins", 1, "low_wins: must be true or false, not 1"),
+    ("low_wins", None, "low_wins: must be true or false, not None"),
+    ("gather", "random", "gather: 'random' is not allowed, must be one of winner_first, table,"),
+    ("gather", None, "gather: None is not allowed"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "message"), BAD_FIELDS)
+def test_every_bad_rule_value_is_422_naming_the_field(
+    client: TestClient, db_path: Path, field: str, value: Any, message: str
+) -> None:
+    """A bad value of any rule field is refused with 422 naming it, and deals nothing."""
+    before = rounds_stored(db_path)
+    response = client.post("/api/rounds", json={"rules": {field: value}})
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith(message)
+    assert rounds_stored(db_path) == before
+
+
+def test_hand_size_is_checked_against_the_players(client: TestClient) -> None:
+    """Four players can be dealt at most 13 cards each, whatever the preset."""
+    response = client.post("/api/rounds", json={"rules": {"players": 4, "hand_size": 14}})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "hand_size: 14 is out of range, must be null or 1..13"
+    response = client.post("/api/rounds", json={"preset": "short", "rules": {"players": 4}})
+    assert response.status_code == 201 and response.json()["counts"] == [13] * 4
+
+
+def test_rules_lists_the_presets_and_what_each_field_allows(client: TestClient) -> None:
+    """GET /api/rules: every preset filled in, and each field's range or choices."""
+    info = client.get("/api/rules").json()
+    assert info["presets"] == {name: rules.to_dict() for name, rules in PRESETS.items()}
+    fields = info["fields"]
+    assert set(fields) == set(Rules().to_dict())
+    assert (fields["war_down"]["min"], fields["war_down"]["max"]) == (0, 5)
+    assert (fields["players"]["min"], fields["players"]["max"]) == (2, 4)
+    assert fields["battle_limit"] == {
+        "default": 500, "nullable": True, "min": 1, "max": 100_000, "choices": None
+    }  # fmt: skip
+    assert fields["gather"]["choices"] == ["winner_first", "table", "shuffled"]
+    assert fields["low_wins"]["choices"] == [False, True]
+
+
+# -- house rules, per browser ---------------------------------------------------------------------
+
+
+def players_stored(db: Path) -> list[tuple[Any, ...]]:
+    """Every row of the players table."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT id, house_rules FROM players ORDER BY id").fetchall()
+
+
+def test_house_rules_are_kept_per_browser_through_a_restart(make_client: ClientFactory) -> None:
+    """PUT /api/me/house-rules keeps a choice for this cookie; /api/me shows it after a restart."""
+    client = make_client()
+    chosen = client.put(
+        "/api/me/house-rules", json={"preset": "traditional", "rules": {"players": 3}}
+    )
+    assert chosen.status_code == 200
+    expected = {**Rules.preset("traditional").to_dict(), "players": 3}
+    assert chosen.json() == {"preset": None, "rules": expected}
+    assert client.get("/api/me").json()["house_rules"] == {"preset": None, "rules": expected}
+
+    exact = client.put("/api/me/house-rules", json={"preset": "peace"}).json()
+    assert exact == {"preset": "peace", "rules": Rules.preset("peace").to_dict()}
+    restarted = make_client()
+    restarted.cookies = client.cookies
+    assert restarted.get("/api/me").json()["house_rules"] == exact
+    other = make_client()
+    assert other.get("/api/me").json()["house_rules"]["preset"] == "classic"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"rules": {"war_down": 9}}, "war_down: 9 is out of range, must be 0..5"),
+        ({"preset": "blitz"}, "preset 'blitz': unknown"),
+        ({"rules": {"speed": 1}}, "rules: unknown field 'speed'"),
+        ({"rules": {"players": 4, "hand_size": 20}}, "hand_size: 20 is out of range"),
+        ({"colour": "red"}, "colour: Extra inputs are not permitted"),
+        ({"rules": [1]}, "rules: Input should be a valid dictionary"),
+    ],
+)
+def test_bad_house_rules_are_422_and_keep_the_old_choice(
+    client: TestClient, db_path: Path, body: dict[str, Any], message: str
+) -> None:
+    """A choice that does not fit is refused with 422 naming the field; the old choice stays."""
+    client.put("/api/me/house-rules", json={"preset": "short"})
+    before = players_stored(db_path)
+    response = client.put("/api/me/house-rules", json=body)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
+    assert players_stored(db_path) == before
+    assert client.get("/api/me").json()["house_rules"]["preset"] == "short"
+
+
+def test_me_shows_the_last_battle_to_resume_the_table(make_client: ClientFactory) -> None:
+    """After a reload or a restart the page gets the round's last battle to lay out again."""
+    client = make_client()
+    data = new_round(client, deal=SPEC_DEAL)
+    assert client.get("/api/me").json()["last_battle"] is None
+    played = battles(client, data["id"])["battles"]
+    me = client.get("/api/me").json()
+    MeOut.model_validate(me)
+    assert me["last_battle"] == played[-1]
+    restarted = make_client()
+    restarted.cookies = client.cookies
+    assert restarted.get("/api/me").json()["last_battle"] == played[-1]
 
 
 # -- the clock ------------------------------------------------------------------------------------
@@ -335,7 +514,8 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
 
 
 def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None:
-    """The page has the seed's three controls, and everything it loads weighs under 150 KB."""
+    """The page has the seed's three controls, and everything it loads, card art included,
+    weighs under 200 KB."""
     page = client.get("/")
     assert page.status_code == 200
     html = page.text
@@ -347,7 +527,7 @@ def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None
         response = client.get(f"/static/{path.name}")
         assert response.status_code == 200
         total += len(response.content)
-    assert total < 150_000
+    assert total < 200_000
 
 
 def test_serve_prints_the_address_to_open(live_server: LiveServer) -> None:

@@ -399,7 +399,19 @@ def test_rebuild_gives_the_identical_round(preset: str) -> None:
     again = Round.rebuild(rules, seed=9, battles=37)
     assert again.piles == live.piles
     assert (again.battles, again.wars, again.outcome) == (live.battles, live.wars, live.outcome)
+    assert again.last_battle == live.last_battle
     assert again.play(20) == live.play(20)
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_the_round_keeps_its_last_battle(quick: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`last_battle` is None before the first battle, then always the record just played."""
+    monkeypatch.setattr(Round, "_quick", quick)
+    round_ = Round(CLASSIC, seed=4)
+    assert round_.last_battle is None
+    for _ in range(30):
+        record = round_.play_battle()
+        assert round_.last_battle is record
 
 
 def test_rebuild_refuses_more_battles_than_the_round_has() -> None:

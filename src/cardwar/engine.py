@@ -182,6 +182,7 @@ class Round:
         self.battles = 0
         self.wars = 0
         self.outcome: Outcome | None = None
+        self.last_battle: Battle | None = None  # what the table shows after a reload
         self._seen: set[bytes] | None = None
         self.time_up = False  # the caller's clock ran out and ended the round
         if rules.battle_limit is None and rules.deterministic:
@@ -267,7 +268,8 @@ class Round:
         self.battles += 1
         counts = tuple(map(len, piles))
         self.outcome = self._ending(winner, lost_short, counts)
-        return Battle(self.battles, steps, winner, taken, counts, self.outcome)
+        self.last_battle = Battle(self.battles, steps, winner, taken, counts, self.outcome)
+        return self.last_battle
 
     def _quick_battle(self) -> Battle | None:
         """The common battle, two players and no tie, without the general bookkeeping.
@@ -305,6 +307,7 @@ class Round:
         record: Battle = _tuple_new(
             Battle, (self.battles, (first,), winner, 2, counts, self.outcome)
         )
+        self.last_battle = record
         return record
 
     def _war(

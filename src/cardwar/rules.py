@@ -111,6 +111,11 @@ class Rules:
             )
         return replace(base if base is not None else CLASSIC, **data)
 
+    @property
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules are exactly, or None for a house mix."""
+        return next((name for name, rules in PRESETS.items() if rules == self), None)
+
     def to_dict(self) -> dict[str, Any]:
         """All fields as plain JSON values."""
         # Every field is a plain value or a StrEnum, so no deep copy (asdict) is needed; this
@@ -120,6 +125,37 @@ class Rules:
             for name in _FIELDS
             for value in (getattr(self, name),)
         }
+
+
+def describe_fields() -> dict[str, dict[str, Any]]:
+    """What each rule field allows, as plain JSON values: the classic default, whether it may
+    be null, and a range or the choices. `hand_size` may be at most 52 // players."""
+    ranges: dict[str, tuple[int, int]] = {
+        "players": (MIN_PLAYERS, MAX_PLAYERS),
+        "hand_size": (1, 52 // MIN_PLAYERS),
+        "war_down": (0, MAX_WAR_DOWN),
+        "battle_limit": (1, MAX_BATTLE_LIMIT),
+        "time_limit_s": (MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S),
+    }
+    choices: dict[str, list[str | bool]] = {
+        "shortage": [member.value for member in Shortage],
+        "limit_outcome": [member.value for member in LimitOutcome],
+        "low_wins": [False, True],
+        "gather": [member.value for member in Gather],
+    }
+    defaults = CLASSIC.to_dict()
+    described: dict[str, dict[str, Any]] = {}
+    for name in _FIELDS:
+        entry: dict[str, Any] = {
+            "default": defaults[name],
+            "nullable": name in {"hand_size", "battle_limit", "time_limit_s"},
+        }
+        if name in ranges:
+            entry["min"], entry["max"] = ranges[name]
+        else:
+            entry["choices"] = choices[name]
+        described[name] = entry
+    return described
 
 
 def _check_int(name: str, value: object, low: int, high: int, *, nullable: bool = False) -> None:

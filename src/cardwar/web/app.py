@@ -19,14 +19,18 @@ from pydantic import ValidationError
 
 from cardwar.engine import Battle
 from cardwar.errors import CardwarError, RoundOverError
+from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.web.games import Games, RoundNotFound
 from cardwar.web.schemas import (
     BattlesOut,
+    ChooseHouseRules,
     ErrorOut,
+    HouseRulesOut,
     MeOut,
     NewRound,
     PlayBattles,
     RoundOut,
+    RulesInfoOut,
 )
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
@@ -83,6 +87,16 @@ PLAY_OPENAPI: dict[str, Any] = {
         "content": {"application/json": {"schema": PlayBattles.model_json_schema()}},
     },
 }
+
+
+RULES_INFO: dict[str, Any] = {
+    "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+    "fields": describe_fields(),
+}
+
+
+def _house_rules(rules: Rules) -> dict[str, Any]:
+    return {"preset": rules.preset_name, "rules": rules.to_dict()}
 
 
 def _battles_content(round_: dict[str, Any], battles: list[Battle]) -> dict[str, Any]:
@@ -215,13 +229,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/me", response_model=MeOut, summary="This browser's scoreboard and round")
     def me(who: PlayerDep) -> JSONResponse:  # sync: FastAPI runs it in a worker thread
-        """Rounds won, lost and drawn by this browser, and its latest round to resume."""
+        """Rounds won, lost and drawn by this browser, its latest round with that round's last
+        battle (to resume the table as it was), and the house rules it chose."""
         board = games.scoreboard(who.id)
+        latest = games.latest(who.id)
+        round_, last = (None, None) if latest is None else latest
         content = {
             "scoreboard": {"won": board.won, "lost": board.lost, "drawn": board.drawn},
-            "round": games.latest(who.id),
+            "round": round_,
+            "last_battle": None if last is None else last.to_dict(),
+            "house_rules": _house_rules(games.house_rules(who.id)),
         }
         return reply(content, who)
+
+    @app.put(
+        "/api/me/house-rules",
+        response_model=HouseRulesOut,
+        responses={422: ERRORS[422]},
+        summary="Choose the rules of this browser's next rounds",
+    )
+    def choose_house_rules(who: PlayerDep, body: ChooseHouseRules) -> JSONResponse:
+        """Check and remember a preset and rule overrides; the page deals its next rounds with
+        them. Remembered per browser, like the scoreboard."""
+        chosen = games.choose_house_rules(who.id, preset=body.preset, rules=body.rules)
+        return reply(_house_rules(chosen), who)
+
+    @app.get("/api/rules", response_model=RulesInfoOut, summary="The presets and rule fields")
+    def rules_info() -> dict[str, Any]:
+        """Every preset of SPEC §5 filled in, and what each rule field allows."""
+        return RULES_INFO
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardwar.engine import MAX_SEED, Battle, Round
-from cardwar.errors import RoundOverError
+from cardwar.errors import RoundOverError, RulesError
 from cardwar.rules import Rules
 from cardwar.web.store import Scoreboard, Store
 
@@ -77,9 +77,7 @@ class Games:
         with self._holding(round_id, wait) as held:
             if not held:
                 return None
-            live = self._load(round_id)
-            self._check_clock(round_id, live)
-            return live.round.to_dict(round_id)
+            return self._current(round_id).to_dict(round_id)
 
     def play(
         self, round_id: str, count: int, *, wait: bool = True
@@ -105,10 +103,34 @@ class Games:
             self._save(round_id, round_)
             return round_.to_dict(round_id), battles
 
-    def latest(self, player: str) -> dict[str, Any] | None:
-        """The player's most recent round, finished or not, in the API's shape."""
+    def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
+        """The player's most recent round, finished or not, in the API's shape, with the
+        record of its last battle (what the table shows again after a reload)."""
         round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
-        return None if round_id is None else self.get(round_id)
+        if round_id is None:
+            return None
+        with self._holding(round_id, wait=True):
+            round_ = self._current(round_id)
+            return round_.to_dict(round_id), round_.last_battle
+
+    def house_rules(self, player: str) -> Rules:
+        """The rules the player chose for their next rounds (classic until they choose)."""
+        stored = self.store.house_rules(player)
+        if stored is None:
+            return Rules.preset("classic")
+        try:
+            return Rules.from_dict(stored)
+        except RulesError:  # stored by an older version with other limits: start afresh
+            return Rules.preset("classic")
+
+    def choose_house_rules(
+        self, player: str, *, preset: str = "classic", rules: Mapping[str, Any] | None = None
+    ) -> Rules:
+        """Check and remember the player's choice of rules; returns them filled in."""
+        base = Rules.preset(preset)
+        chosen = base if rules is None else Rules.from_dict(rules, base=base)
+        self.store.set_house_rules(player, chosen.to_dict())
+        return chosen
 
     def scoreboard(self, player: str) -> Scoreboard:
         """The player's rounds won, lost and drawn."""
@@ -127,6 +149,12 @@ class Games:
             yield True
         finally:
             lock.release()
+
+    def _current(self, round_id: str) -> Round:
+        """The round as it stands now, its clock checked; call it holding the round's lock."""
+        live = self._load(round_id)
+        self._check_clock(round_id, live)
+        return live.round
 
     def _load(self, round_id: str) -> Live:
         with self._cache_lock:

@@ -22,6 +22,15 @@ class NewRound(BaseModel):
     )
 
 
+class ChooseHouseRules(BaseModel):
+    """Body of `PUT /api/me/house-rules`: a preset and the fields that override it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: StrictStr = Field("classic", description="classic, traditional, peace, timed or short")
+    rules: dict[str, Any] | None = Field(None, description="SPEC §5 fields overriding the preset")
+
+
 class PlayBattles(BaseModel):
     """Body of `POST /api/rounds/{id}/battles`."""
 
@@ -103,11 +112,38 @@ class ScoreboardOut(BaseModel):
     drawn: int
 
 
+class HouseRulesOut(BaseModel):
+    """The rules a browser chose for its next rounds, and the preset they are, if any."""
+
+    preset: str | None = Field(description="the preset these rules are exactly, or null")
+    rules: RulesOut
+
+
 class MeOut(BaseModel):
-    """The scoreboard and the latest round of the player named by the cookie."""
+    """What the page needs to resume: the scoreboard, the latest round with its last battle,
+    and the house rules chosen for the next round."""
 
     scoreboard: ScoreboardOut
     round: RoundOut | None
+    last_battle: BattleOut | None
+    house_rules: HouseRulesOut
+
+
+class FieldOut(BaseModel):
+    """What one rule field allows: a range of whole numbers or a list of choices."""
+
+    default: int | str | bool | None
+    nullable: bool
+    min: int | None = None
+    max: int | None = None
+    choices: list[str | bool] | None = None
+
+
+class RulesInfoOut(BaseModel):
+    """The presets of SPEC §5, filled in, and what every rule field allows."""
+
+    presets: dict[str, RulesOut]
+    fields: dict[str, FieldOut]
 
 
 class ErrorOut(BaseModel):

@@ -32,6 +32,11 @@ CREATE TABLE IF NOT EXISTS rounds (
     updated_at REAL    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rounds_by_player ON rounds (player, created_at);
+CREATE TABLE IF NOT EXISTS players (
+    id          TEXT PRIMARY KEY,
+    house_rules TEXT NOT NULL,
+    updated_at  REAL NOT NULL
+);
 """
 
 
@@ -144,6 +149,24 @@ class Store:
                 (player,),
             ).fetchone()
         return Scoreboard(won=won, lost=lost, drawn=drawn)
+
+    def house_rules(self, player: str) -> dict[str, Any] | None:
+        """The rule fields the player last chose in the House rules panel, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT house_rules FROM players WHERE id = ?", (player,)
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def set_house_rules(self, player: str, rules: dict[str, Any]) -> None:
+        """Remember the player's choice of rules for their next rounds."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO players (id, house_rules, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET house_rules = excluded.house_rules,"
+                " updated_at = excluded.updated_at",
+                (player, json.dumps(rules), time.time()),
+            )
 
 
 def _row(row: tuple[Any, ...]) -> RoundRow:
