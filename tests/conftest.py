@@ -108,3 +108,11 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path / "live.db").start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One `cardwar serve` for a whole module; each browser context is a new player."""
+    server = LiveServer(tmp_path_factory.mktemp("shared") / "live.db").start()
+    yield server
+    server.stop()

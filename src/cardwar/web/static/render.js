@@ -1,95 +1,60 @@
-// Pure functions: the game state in, text and markup out. No DOM access, no fetch, no timers.
+// Pure functions: the game state in, words and plain data out. No DOM access, no fetch, no timers.
 // The server owns the rules and the randomness; this module only tells what happened.
+import { cardLabel, rankPhrase } from "./art.js";
+import { guideText, handSize, rulesLine } from "./house.js";
 
-const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
-const RANK_WORDS = {
-  2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
-  T: "10", J: "jack", Q: "queen", K: "king", A: "ace",
-};
-const SUITS = {
-  C: { glyph: "♣", name: "clubs", red: false },
-  D: { glyph: "♦", name: "diamonds", red: true },
-  H: { glyph: "♥", name: "hearts", red: true },
-  S: { glyph: "♠", name: "spades", red: false },
-};
+export { cardLabel, cardWords, rankPhrase } from "./art.js";
 
-/** Seat names: "You", then "the Computer" (or Computer 1-3 at a bigger table). */
+/** Seat names in a sentence: "You", then "the Computer" (or Computer 1-3 at a bigger table). */
 export function seatNames(players) {
   if (players === 2) return ["You", "the Computer"];
   return ["You", ...Array.from({ length: players - 1 }, (_, i) => `Computer ${i + 1}`)];
 }
 
+/** Seat names on the table itself: "You", "Computer", or "Computer 1" … "Computer 3". */
+export function seatLabels(players) {
+  return seatNames(players).map((name) => capital(name.replace(/^the /, "")));
+}
+
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+const you = (name) => name === "You";
 
-/** "8S" -> "an 8", "KD" -> "a king": a rank in a sentence. */
-export function rankPhrase(code) {
-  const word = RANK_WORDS[code[0]];
-  return `${word === "8" || word === "ace" ? "an" : "a"} ${word}`;
+function joinAnd(items) {
+  return items.length <= 2 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
-/** "9S" -> "9♠", "TH" -> "10♥". */
-export function cardLabel(code) {
-  return (RANKS[code[0]] ?? code[0]) + SUITS[code[1]].glyph;
-}
-
-/** "KD" -> "king of diamonds": what a screen reader says. */
-export function cardWords(code) {
-  return `${RANK_WORDS[code[0]]} of ${SUITS[code[1]].name}`;
-}
-
-/** One face-up card as SVG markup, drawn by us: corner indices and a large centre pip. */
-export function cardSvg(code, extraClass = "") {
-  const rank = RANKS[code[0]] ?? code[0];
-  const suit = SUITS[code[1]];
-  const colour = suit.red ? "red" : "black";
-  return (
-    `<svg class="card face ${colour} ${extraClass}" viewBox="0 0 100 140" role="img"` +
-    ` aria-label="${cardWords(code)}">` +
-    `<rect x="1.5" y="1.5" width="97" height="137" rx="9"/>` +
-    `<text class="index" x="9" y="26">${rank}</text>` +
-    `<text class="index-suit" x="9" y="46">${suit.glyph}</text>` +
-    `<text class="pip" x="50" y="88" text-anchor="middle">${suit.glyph}</text>` +
-    `<g transform="rotate(180 50 70)"><text class="index" x="9" y="26">${rank}</text>` +
-    `<text class="index-suit" x="9" y="46">${suit.glyph}</text></g></svg>`
-  );
-}
-
-/** A face-down card: our own back pattern. */
-export function backSvg(extraClass = "") {
-  return (
-    `<svg class="card back ${extraClass}" viewBox="0 0 100 140" aria-hidden="true">` +
-    `<rect x="1.5" y="1.5" width="97" height="137" rx="9"/>` +
-    `<rect class="inner" x="10" y="10" width="80" height="120" rx="5"/>` +
-    `<path class="diamond" d="M50 30 L74 70 L50 110 L26 70 Z"/></svg>`
-  );
-}
-
-/** What each seat laid in a battle, in order: face-down counts and face-up cards. */
+/**
+ * What each seat laid in a battle, card by card in the order laid: `{kind: "down", letter}` or
+ * `{kind: "up", code}`. A war of three face-down cards spells W-A-R on them.
+ */
 export function laidBySeat(battle, players) {
   const seats = Array.from({ length: players }, () => []);
   for (const step of battle.steps) {
     step.up.forEach((code, seat) => {
-      if (step.down[seat] > 0) seats[seat].push({ kind: "down", count: step.down[seat] });
+      const down = step.down[seat];
+      const spells = down === 3 && code !== null;
+      for (let i = 0; i < down; i++) seats[seat].push({ kind: "down", letter: spells ? "WAR"[i] : "" });
       if (code !== null) seats[seat].push({ kind: "up", code });
     });
   }
   return seats;
 }
 
-/** Markup for one seat's cards on the table; the last face-up card flips in. */
-export function laidMarkup(items) {
-  const lastUp = items.map((item) => item.kind).lastIndexOf("up");
-  return items
-    .map((item, i) => {
-      if (item.kind === "down") {
-        const backs = Array.from({ length: Math.min(item.count, 6) }, () => backSvg("laid"));
-        const label = `${plural(item.count, "card")} face down`;
-        return `<span class="down-group" role="img" aria-label="${label}">${backs.join("")}</span>`;
-      }
-      return cardSvg(item.code, i === lastUp ? "flip" : "");
-    })
-    .join("");
+// How far along a seat's row each laid card sits, in card widths: a face-up card leaves room to
+// read it, face-down cards overlap more. The page squeezes the row when the slot is narrower.
+const AFTER_UP = 0.5;
+const AFTER_DOWN = 0.3;
+
+/** Each item's place along its row, `t` from 0 (first) to 1 (last), and the row's `span`. */
+export function spread(items) {
+  const offsets = [];
+  let at = 0;
+  items.forEach((item, i) => {
+    if (i > 0) at += items[i - 1].kind === "up" ? AFTER_UP : AFTER_DOWN;
+    offsets.push(at);
+  });
+  return { span: at, places: offsets.map((offset) => (at === 0 ? 0 : offset / at)) };
 }
 
 function beaten(step, winner) {
@@ -97,15 +62,24 @@ function beaten(step, winner) {
   step.up.forEach((code, seat) => {
     if (code !== null && seat !== winner) others.push(cardLabel(code));
   });
-  return others.join(" and ");
+  return joinAnd(others);
 }
 
 function takes(name, count) {
-  return name === "You" ? `you take ${plural(count, "card")}` : `${name} takes ${plural(count, "card")}`;
+  return you(name) ? `you take ${plural(count, "card")}` : `${name} takes ${plural(count, "card")}`;
 }
 
-/** One battle in words, as the message under the table says it. */
-export function describeBattle(battle, names) {
+/** Seats this battle put out of the round: they laid cards and hold none after it. */
+export function knockedOut(battle) {
+  return battle.counts.flatMap((count, seat) => {
+    const laid = battle.steps.some((step) => step.up[seat] !== null || step.down[seat] > 0);
+    return count === 0 && laid ? [seat] : [];
+  });
+}
+
+/** One battle in words, as the message beside the table says it; `tellOut: false` leaves out
+ * who was put out (a run of battles says that once for the whole run). */
+export function describeBattle(battle, names, { tellOut = true } = {}) {
   const [first, ...wars] = battle.steps;
   const parts = [];
   if (wars.length > 0) {
@@ -127,18 +101,19 @@ export function describeBattle(battle, names) {
       }
       for (const seat of step.short) {
         const name = names[seat];
-        const you = name === "You";
         if (step.up[seat] !== null) {
-          parts.push(`${capital(name)} ${you ? "are" : "is"} short of cards and ${you ? "fight" : "fights"} on with ${you ? "your" : "its"} last card.`);
+          parts.push(you(name) ? "You are short of cards and fight on with your last card."
+            : `${capital(name)} is short of cards and fights on with its last card.`);
         } else if (step.down[seat] > 0) {
-          parts.push(`${capital(name)} cannot finish the war and ${you ? "give" : "gives"} up ${plural(step.down[seat], "card")}.`);
+          parts.push(you(name) ? `You cannot finish the war and give up ${plural(step.down[seat], "card")}.`
+            : `${capital(name)} cannot finish the war and gives up ${plural(step.down[seat], "card")}.`);
         } else {
-          parts.push(`${capital(name)} ${you ? "have" : "has"} no cards left for the war.`);
+          parts.push(you(name) ? "You have no cards left for the war." : `${capital(name)} has no cards left for the war.`);
         }
       }
       const fighters = step.up.filter((code) => code !== null).length;
       const downs = [...new Set(step.up.flatMap((code, seat) => (code !== null ? [step.down[seat]] : [])))];
-      if (fighters > 1 && downs.length === 1 && downs[0] > 0) {
+      if (i === 0 && fighters > 1 && downs.length === 1 && downs[0] > 0) {
         parts.push(`Each lays ${plural(downs[0], "card")} face down and turns one up.`);
       }
     }
@@ -149,9 +124,13 @@ export function describeBattle(battle, names) {
   if (mine === null) {
     parts.push(`${capital(takes(name, battle.taken))}.`);
   } else {
-    const owner = name === "You" ? "Your" : `${capital(name)}'s`;
-    const others = beaten(last, battle.winner);
-    parts.push(`${owner} ${cardLabel(mine)} beats ${others} — ${takes(name, battle.taken)}.`);
+    const owner = you(name) ? "Your" : `${capital(name)}'s`;
+    parts.push(`${owner} ${cardLabel(mine)} beats ${beaten(last, battle.winner)} — ${takes(name, battle.taken)}.`);
+  }
+  if (tellOut && battle.outcome === null) {
+    for (const seat of knockedOut(battle)) {
+      parts.push(seat === 0 ? "You are out of cards; the others play on." : `${capital(names[seat])} is out.`);
+    }
   }
   return parts.join(" ");
 }
@@ -165,33 +144,39 @@ export function describeRun(battles, names) {
     if (battle.winner !== null) won.set(battle.winner, (won.get(battle.winner) ?? 0) + 1);
   }
   const tally = names
-    .map((name, seat) => `${name === "You" ? "you won" : name} ${won.get(seat) ?? 0}`)
+    .map((name, seat) => `${you(name) ? "you won" : name} ${won.get(seat) ?? 0}`)
     .join(", ");
   const wars = battles.reduce((sum, battle) => sum + battle.wars, 0);
   const from = battles[0].number;
   const to = battles[battles.length - 1].number;
+  const out = battles.flatMap((battle) => (battle.outcome === null ? knockedOut(battle) : []));
+  const gone = out.length === 0 ? ""
+    : ` ${out.includes(0) ? "You are out of cards; the others play on." : `${joinAnd(out.map((seat) => names[seat]))} ${out.length === 1 ? "is" : "are"} out.`}`;
   return (
     `Battles ${from}–${to}: ${tally}` +
     (wars > 0 ? `, with ${plural(wars, "war")}` : "") +
-    `. Last: ${describeBattle(battles[battles.length - 1], names)}`
+    `.${gone} Last: ${describeBattle(battles.at(-1), names, { tellOut: false })}`
   );
 }
 
 /** The end of a round, for every reason the rules know (SPEC §4). */
 export function describeOutcome(outcome, names, round) {
   const winner = outcome.winner === null ? null : names[outcome.winner];
-  const others = names.filter((_, seat) => seat !== outcome.winner);
-  const othersText = others.length === 1 ? others[0] : `${others.slice(0, -1).join(", ")} and ${others.at(-1)}`;
-  const title = winner === null ? "Draw" : winner === "You" ? "You win!" : `${capital(winner)} wins`;
+  const two = names.length === 2;
+  const total = round.counts.reduce((a, b) => a + b, 0);
+  const held = outcome.winner === null ? 0 : round.counts[outcome.winner];
+  const title = winner === null ? "Draw" : you(winner) ? "You win!" : `${capital(winner)} wins`;
+  const holds = you(winner) ? "you hold" : `${winner} holds`;
   let why;
   switch (outcome.reason) {
     case "all_cards":
-      why = winner === "You" ? `You hold all ${round.counts.reduce((a, b) => a + b, 0)} cards: ${othersText} ran out.`
-        : `${capital(winner)} holds every card: you ran out.`;
+      if (you(winner)) why = `You hold all ${total} cards: ${two ? "the Computer" : "everyone else"} ran out.`;
+      else why = `${capital(winner)} holds every card: ${two ? "you" : "everyone else"} ran out.`;
       break;
     case "opponent_short":
-      why = winner === "You" ? `${capital(othersText)} could not finish a war, so you take every card.`
-        : `You could not finish a war, so ${winner} takes every card.`;
+      if (you(winner)) why = `${two ? "The Computer" : "The last of the others"} could not finish a war, so you take every card.`;
+      else if (two) why = `You could not finish a war, so ${winner} takes every card.`;
+      else why = `${capital(winner)} is the last player left: the others ran out or could not finish a war.`;
       break;
     case "both_short":
       why = "Everyone in the war ran short of cards at the same moment, so nobody can finish it.";
@@ -200,16 +185,16 @@ export function describeOutcome(outcome, names, round) {
       why = `${round.battles} battles were played without a winner: the round stops there as a draw.`;
       break;
     case "most_cards":
-      why = `The battle limit was reached and ${winner === "You" ? "you hold" : `${winner} holds`} the most cards.`;
+      why = `The battle limit was reached and ${holds} the most cards: ${held} of ${total}.`;
       break;
     case "time_up":
-      why = `Time ran out and ${winner === "You" ? "you hold" : `${winner} holds`} the most cards.`;
+      why = `Time ran out and ${holds} the most cards: ${held} of ${total}.`;
       break;
     case "most_cards_tie":
-      why = "The cards were counted and the leaders hold the same number.";
+      why = `The cards were counted and the leaders hold the same number: ${Math.max(...round.counts)} each.`;
       break;
     case "cycle":
-      why = "The piles came back to an order they had before, so the round would repeat forever.";
+      why = `After ${round.battles} battles the piles came back to an order they had before, so the round would repeat for ever.`;
       break;
     default:
       throw new Error(`unknown outcome reason: ${outcome.reason}`);
@@ -217,21 +202,42 @@ export function describeOutcome(outcome, names, round) {
   return { title, why };
 }
 
-/** "Battle 37 of 500", or "Battle 37" when there is no limit. */
+/** "Battle 37 of 500", "Battle 37" when there is no limit, and "Ready to turn" before the first. */
 export function battleNumber(round) {
+  if (round.battles === 0 && round.outcome === null) return "Ready to turn";
   const limit = round.rules.battle_limit;
   return limit === null ? `Battle ${round.battles}` : `Battle ${round.battles} of ${limit}`;
+}
+
+function freshDeal(rules) {
+  const hand = handSize(rules);
+  const who = rules.players === 2 ? `${hand} cards each` : `${hand} cards each for you and ${rules.players - 1} computer players`;
+  return `A fresh deal: ${who}. Press Turn cards to play the first battle.`;
 }
 
 /** The state after a message; every message has a `type`, and an unknown type is a bug. */
 export function update(state, message) {
   switch (message.type) {
     case "loaded":
-      return { ...state, round: message.round, scoreboard: message.scoreboard, battles: [], error: null };
+      return {
+        ...state,
+        round: message.round,
+        lastBattle: message.lastBattle,
+        scoreboard: message.scoreboard,
+        houseRules: message.houseRules,
+        info: message.info,
+        battles: [],
+        resumed: message.round !== null,
+        error: null,
+      };
     case "dealt":
-      return { ...state, round: message.round, battles: [], error: null };
-    case "played":
-      return { ...state, round: message.round, battles: message.battles, error: null };
+      return { ...state, round: message.round, lastBattle: null, battles: [], resumed: false, error: null };
+    case "played": {
+      const lastBattle = message.battles.length > 0 ? message.battles.at(-1) : state.lastBattle;
+      return { ...state, round: message.round, lastBattle, battles: message.battles, resumed: false, error: null };
+    }
+    case "chosen":
+      return { ...state, houseRules: message.houseRules };
     case "scored":
       return { ...state, scoreboard: message.scoreboard };
     case "busy":
@@ -247,29 +253,43 @@ export function update(state, message) {
 export function view(state) {
   const round = state.round;
   if (!round) {
-    return { ready: false, message: state.error ?? "Dealing the cards…", canPlay: false, canDeal: !state.busy };
+    return {
+      ready: false,
+      message: state.error ?? "Dealing the cards…",
+      error: Boolean(state.error),
+      canPlay: false,
+      canDeal: !state.busy,
+    };
   }
-  const names = seatNames(round.rules.players);
+  const rules = round.rules;
+  const names = seatNames(rules.players);
   const over = round.outcome !== null;
   const battles = state.battles ?? [];
+  const last = state.lastBattle ?? null;
   let message;
   if (state.error) message = state.error;
   else if (battles.length > 0) message = describeRun(battles, names);
-  else if (round.battles === 0) message = "A fresh deal: 26 cards each. Press Turn cards to play the first battle.";
-  else if (!over) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
-  else message = "This round is over. Press New round to deal again.";
-  const last = battles.length > 0 ? battles[battles.length - 1] : null;
+  else if (round.battles === 0 && !over) message = freshDeal(rules);
+  else if (over) message = "This round is over. Press New round to deal again.";
+  else if (state.resumed) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
+  else message = last ? describeBattle(last, names) : `Your round resumes at battle ${round.battles + 1}.`;
   return {
     ready: true,
+    players: rules.players,
     names,
+    labels: seatLabels(rules.players),
     counts: round.counts,
+    out: round.counts.map((count) => count === 0),
     battleNumber: battleNumber(round),
     message,
-    announce: last ? `${battleNumber(round)}. ${message}` : message,
-    laid: last ? laidBySeat(last, round.rules.players) : names.map(() => []),
+    error: Boolean(state.error),
+    announce: battles.length > 0 ? `${battleNumber(round)}. ${message}` : message,
+    laid: last ? laidBySeat(last, rules.players) : names.map(() => []),
     winner: last ? last.winner : null,
     outcome: over ? describeOutcome(round.outcome, names, round) : null,
     canPlay: !over && !state.busy,
     canDeal: !state.busy,
+    rulesLine: rulesLine(rules),
+    guide: guideText(rules),
   };
 }

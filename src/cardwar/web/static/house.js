@@ -1,0 +1,220 @@
+// House rules in words: the rules line on the table, the guide's sentences, and the House rules
+// panel's choices. Pure functions of a rules object (SPEC §5 fields); docs/rules.md says the same.
+
+const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+const PRESET_NAMES = {
+  classic: "Classic",
+  traditional: "Traditional",
+  peace: "Peace",
+  timed: "Timed",
+  short: "Short deck",
+};
+
+/** "one card", "three cards", "no cards"; digits beyond ten. */
+export function cardsInWords(n) {
+  const word = NUMBER_WORDS[n] ?? String(n);
+  return `${word} card${n === 1 ? "" : "s"}`;
+}
+
+const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+/** Cards each seat is dealt: `hand_size`, or the deck shared out. */
+export function handSize(rules) {
+  return rules.hand_size ?? Math.floor(52 / rules.players);
+}
+
+/** "10 minutes", "1 minute", "90 seconds". */
+export function clockWords(seconds) {
+  return seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second");
+}
+
+/** The preset's display name, or "House mix" for rules that match no preset. */
+export function presetName(name) {
+  return name ? PRESET_NAMES[name] ?? name : "House mix";
+}
+
+/** The name of the preset that `rules` are exactly, or null. */
+export function matchPreset(rules, presets) {
+  const fields = Object.keys(rules);
+  for (const [name, preset] of Object.entries(presets)) {
+    if (fields.every((field) => preset[field] === rules[field])) return name;
+  }
+  return null;
+}
+
+/** True when a round under these rules can run without end: no battle limit and a fixed return
+ * order, so the piles may loop (SPEC §4 `cycle`, which the table notices and calls a draw). */
+export function canRunForever(rules) {
+  return rules.battle_limit === null && rules.gather !== "shuffled";
+}
+
+/** The rules in force, in one short line: "3 down · last card · shuffled returns · no limit". */
+export function rulesLine(rules) {
+  const parts = [];
+  if (rules.players !== 2) parts.push(`${rules.players} players`);
+  if (rules.hand_size !== null) parts.push(`${rules.hand_size} each`);
+  if (rules.low_wins) parts.push("lowest wins");
+  parts.push(`${rules.war_down} down`);
+  parts.push(rules.shortage === "lose" ? "short loses" : "last card");
+  parts.push({ winner_first: "winner first", table: "table order", shuffled: "shuffled returns" }[rules.gather]);
+  if (rules.battle_limit === null) parts.push(canRunForever(rules) ? "no limit (may loop)" : "no limit");
+  else parts.push(`${rules.limit_outcome === "draw" ? "draw" : "most cards"} at ${rules.battle_limit}`);
+  if (rules.time_limit_s !== null) {
+    const clock = rules.time_limit_s % 60 === 0 ? `${rules.time_limit_s / 60} min` : `${rules.time_limit_s} s`;
+    parts.push(`${clock} clock`);
+  }
+  return parts.join(" · ");
+}
+
+function opponents(players) {
+  return players === 2 ? "the computer" : `${NUMBER_WORDS[players - 1]} computer players`;
+}
+
+function warDownWords(n) {
+  if (n === 0) return "turns the next card straight up, with none face down";
+  const spell = n === 3 ? " (spelling W-A-R)" : "";
+  return `puts ${cardsInWords(n)} face down${spell}, then turns one more face up`;
+}
+
+function gatherWords(gather) {
+  return {
+    winner_first: "the winner's own cards first, then the others' in the order they were laid",
+    table: "in the order they were laid on the table",
+    shuffled: "shuffled first, the way many families keep a long game from looping",
+  }[gather];
+}
+
+function limitWords(rules) {
+  if (rules.battle_limit !== null) {
+    const then = rules.limit_outcome === "draw"
+      ? "the round stops there as a draw"
+      : "the cards are counted and the biggest pile wins (a tie is a draw)";
+    return `After ${rules.battle_limit} battles without a winner, ${then}.`;
+  }
+  if (rules.gather === "shuffled") {
+    return "There is no battle limit: the round goes on until one player holds every card. " +
+      "Shuffled returns keep it from looping, but it can still run long.";
+  }
+  return "There is no battle limit: the round goes on until one player holds every card. " +
+    "With a fixed return order the piles can come back to an order they were in before; then " +
+    "the round would loop for ever, so it stops there as a draw.";
+}
+
+function workedExample(rules) {
+  const n = rules.war_down;
+  const [mine, theirs, lead, pair] = rules.low_wins
+    ? ["3♦", "7♠", "This is Peace, so the lower card wins", "the three and the seven"]
+    : ["K♦", "7♠", "The king is higher", "the king and the seven"];
+  const down = n === 0
+    ? "You each turn the next card straight up, with none face down."
+    : `You each put ${cardsInWords(n)} face down${n === 3 ? " (W, A, R)" : ""}, then turn the next card up.`;
+  let faceDown = "";
+  if (n === 1) faceDown = " both face-down cards,";
+  else if (n > 1) faceDown = ` all ${NUMBER_WORDS[2 * n] ?? 2 * n} face-down cards,`;
+  const order = {
+    winner_first: "your own cards first",
+    table: "in the order they were laid",
+    shuffled: "shuffled first",
+  }[rules.gather];
+  return `You turn the 9♠ and the computer turns the 9♥: a tie, so it is war. ${down} ` +
+    `Your ${mine} meets the computer's ${theirs}. ${lead}, so you collect all ` +
+    `${NUMBER_WORDS[4 + 2 * n] ?? 4 + 2 * n} cards (both nines,${faceDown} ${pair}) and they go ` +
+    `under your pile, ${order}.`;
+}
+
+/** Every sentence of the guide that depends on the rules, by the `data-guide` key it fills. */
+export function guideText(rules) {
+  const hand = handSize(rules);
+  const setAside = 52 - hand * rules.players;
+  const n = rules.war_down;
+  const higher = rules.low_wins ? "lower" : "higher";
+  const deal = rules.players === 2
+    ? `The shuffled deck is dealt into two face-down piles, ${hand} cards for you and ${hand} for the computer.`
+    : `The shuffled deck is dealt into ${NUMBER_WORDS[rules.players]} face-down piles, ${hand} cards each for you and ${opponents(rules.players)}.`;
+  const aside = setAside > 0 ? ` The other ${plural(setAside, "card")} ${setAside === 1 ? "is" : "are"} set aside and never play.` : "";
+  const ranks = rules.low_wins
+    ? "This is Peace: the lowest card wins, so 2 is the best card and the ace the worst. Suits play no part."
+    : "Ace is the highest, then king, queen, jack, 10 and down to 2. Suits play no part.";
+  const everyone = rules.players === 2 ? "both of you turn" : "everyone turns";
+  const short = rules.shortage === "lose"
+    ? `A war needs ${cardsInWords(n + 1)} from each player in it. If you cannot lay them, you cannot finish the war and lose the round; if everyone in the war runs short at the same moment, it is a draw.`
+    : `A war needs ${cardsInWords(n + 1)} from each player in it. A player who has fewer lays all but their last card face down and fights on with the last one; a player with no card left drops out. If nobody in the war has a card left, it is a draw.`;
+  const clock = rules.time_limit_s === null ? ""
+    : `There is a ${clockWords(rules.time_limit_s)} clock. When it runs out, the cards are counted and the biggest pile wins; a tie is a draw.`;
+  const drawReasons = [];
+  if (rules.battle_limit !== null && rules.limit_outcome === "draw") drawReasons.push(`${rules.battle_limit} battles went by without anyone taking every card`);
+  if (rules.battle_limit !== null && rules.limit_outcome === "most_cards") drawReasons.push("the cards were counted at the battle limit and the leaders held the same number");
+  if (rules.time_limit_s !== null) drawReasons.push("the clock ran out with the leaders holding the same number of cards");
+  drawReasons.push("everyone in a war ran out of cards at the same moment");
+  if (canRunForever(rules)) {
+    drawReasons.push("the piles came back to an order they had before, so the round would have looped for ever");
+  }
+  return {
+    aim: `Win battles by turning up the ${higher} card, and keep going until every card in play is yours. ${rules.players === 2 ? "The computer is" : `The ${opponents(rules.players)} are`} after the same thing.`,
+    deal: deal + aside,
+    battle: `Each battle, ${everyone} the top card of your pile. The ${higher} rank takes every card turned. ${ranks}`,
+    war: `If the top cards share the best rank, it is war: each player in the tie ${warDownWords(n)}. The ${higher} of the new cards takes everything on the table; anyone not in the tie just waits. Another tie means another war, on top of the first.`,
+    gather: `Cards you win go face down under your pile, ${gatherWords(rules.gather)}, and come round again later.`,
+    short,
+    limit: limitWords(rules),
+    clock,
+    example: workedExample(rules),
+    "faq-rules": `${rulesSentence(rules)} Change them with House rules; a new round uses what you choose.`,
+    "faq-down": n === 0
+      ? "None: tied players turn the next card straight up. If those tie too, you repeat it."
+      : `${capital(cardsInWords(n))} face down${n === 3 ? " (W-A-R)" : ""}, then one face up. If those face-up cards tie too, you repeat it.`,
+    "faq-ace": rules.low_wins
+      ? "Not at this table: this is Peace, where the lowest card wins. From best to worst: 2, 3, 4 … 10, jack, queen, king, ace. Suits never break a tie."
+      : "Yes. From lowest to highest: 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen, king, ace. Suits never break a tie.",
+    "faq-draw": `A round is drawn when ${joinOr(drawReasons)}.`,
+  };
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function joinOr(items) {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")}, or ${items.at(-1)}`;
+}
+
+/** The rules as one or two plain sentences (the guide's "Which rules does this table use?"). */
+export function rulesSentence(rules) {
+  const parts = [
+    rules.players === 2 ? "Two players" : `${capital(NUMBER_WORDS[rules.players])} players`,
+    `${handSize(rules)} cards each`,
+    rules.low_wins ? "lowest card wins (Peace)" : "aces high",
+    "suits ignored",
+    `${cardsInWords(rules.war_down)} face down in each war`,
+    rules.shortage === "lose" ? "a player who cannot finish a war loses" : "a player short of cards fights on with their last card",
+    { winner_first: "won cards go under the pile winner's first", table: "won cards go under the pile in the order laid", shuffled: "won cards are shuffled before they go under the pile" }[rules.gather],
+  ];
+  let limit;
+  if (rules.battle_limit === null) limit = "no battle limit";
+  else if (rules.limit_outcome === "draw") limit = `${rules.battle_limit} battles without a winner is a draw`;
+  else limit = `after ${rules.battle_limit} battles the biggest pile wins`;
+  parts.push(limit);
+  if (rules.time_limit_s !== null) parts.push(`a ${clockWords(rules.time_limit_s)} clock, then the biggest pile wins`);
+  return `${parts.join(", ")}.`;
+}
+
+/**
+ * The House rules panel's choices checked against what each field allows (`fields` from
+ * GET /api/rules). Returns {rules, problems, notes}: `problems` name what must change before a
+ * deal; `notes` say what was adjusted so the choice stays possible (a hand too big for the table).
+ */
+export function checkChoices(chosen, fields) {
+  const rules = { ...chosen };
+  const problems = [];
+  const notes = [];
+  const maxHand = Math.floor(52 / rules.players);
+  if (rules.hand_size !== null && rules.hand_size > maxHand) {
+    notes.push(`${capital(NUMBER_WORDS[rules.players])} players can be dealt at most ${maxHand} cards each, so each is dealt ${maxHand}.`);
+    rules.hand_size = maxHand;
+  }
+  const limit = fields.battle_limit;
+  if (rules.battle_limit !== null) {
+    if (!Number.isInteger(rules.battle_limit) || rules.battle_limit < limit.min || rules.battle_limit > limit.max) {
+      problems.push(`Battle limit: a whole number from ${limit.min} to ${limit.max}, or no limit.`);
+    }
+  }
+  return { rules, problems, notes };
+}
