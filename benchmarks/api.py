@@ -59,18 +59,21 @@ class Connection:
     Like a browser, it sends back the cookie the server set, so each connection is one player.
     """
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int
+    ) -> None:
         self.reader, self.writer = reader, writer
+        self.host = f"127.0.0.1:{port}"
         self.cookie = ""
 
     @classmethod
     async def open(cls, port: int) -> Connection:
-        return cls(*await asyncio.open_connection("127.0.0.1", port))
+        return cls(*await asyncio.open_connection("127.0.0.1", port), port)
 
     async def request(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
         data = b"" if body is None else json.dumps(body).encode()
-        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(data)}\r\n"
-        if body is not None:
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
+        if method != "GET":
             head += "Content-Type: application/json\r\n"
         if self.cookie:
             head += f"Cookie: {self.cookie}\r\n"

@@ -9,12 +9,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from cardwar.web import Settings, create_app
+from cardwar.web.settings import LOOPBACK_HOSTS
 
 ClientFactory = Callable[..., TestClient]
 
@@ -30,8 +32,11 @@ def make_client(db_path: Path) -> Iterator[ClientFactory]:
     """Build test clients over this test's database; a second call is a server restart."""
     clients: list[TestClient] = []
 
-    def make(path: Path | None = None) -> TestClient:
-        client = TestClient(create_app(Settings(db_path=path or db_path)))
+    def make(path: Path | None = None, **settings: Any) -> TestClient:
+        hosts = (*LOOPBACK_HOSTS, "testserver")
+        app = create_app(Settings(db_path=path or db_path, hosts=hosts, **settings))
+        # A browser's fetch of ours always says its body is JSON (an empty body included).
+        client = TestClient(app, headers={"content-type": "application/json"})
         client.__enter__()
         clients.append(client)
         return client

@@ -778,7 +778,7 @@ def test_a_battle_moves_quickly_and_can_be_skipped(
     plain = page.evaluate("import('/static/animate.js').then((m) => m.PLAIN_BATTLE_MS)")
     assert 0 < plain < 500
     button(page, "Turn cards").click()
-    page.wait_for_function("document.getAnimations().length > 0")
+    page.wait_for_function("() => document.getAnimations().length > 0")
     settle(page)
     expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
 
@@ -798,7 +798,7 @@ def test_a_battle_moves_quickly_and_can_be_skipped(
     assert steps[start : start + 10] == shown  # each battle in turn, none skipped
 
     button(page, "Play 10 battles").click()
-    page.wait_for_function("document.getAnimations().length > 0")
+    page.wait_for_function("() => document.getAnimations().length > 0")
     page.locator("#field").click()  # a tap on the table skips what is left of the run
     settle(page)
     expect(page.get_by_test_id("battle-number")).to_have_text("Battle 21 of 500")

@@ -1,6 +1,7 @@
 """The readable engine on hand-built deals: every shortage case, gather order and ending."""
 
 import random
+import tracemalloc
 
 import pytest
 
@@ -320,6 +321,69 @@ def test_full_deck_cycle_ends_at_the_first_repeat() -> None:
     assert cycles >= 5
 
 
+def test_loop_watch_memory_stays_flat_however_long_the_round() -> None:
+    """Cycle detection keeps a few copies of the piles, not every position (was ~130 B a battle):
+    a fixed-order round with no limit that runs 3,000,000+ battles holds no more after 30,000."""
+    rules = Rules.from_dict({"battle_limit": None, "gather": "table", "war_down": 0})
+    round_ = Round(rules, seed=39)
+    round_.play(2_000)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(30_000):  # one at a time: play() would hold every record it returns
+            round_.play_battle()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert round_.outcome is None
+    assert grown < 16_000  # the old set of positions grew by about 3.9 MB here
+
+
+def test_a_safety_cap_ends_an_endless_round_as_a_battle_limit() -> None:
+    """The server's cap ends a round that has no battle limit, as a limit ending (SPEC §7)."""
+    rules = Rules.from_dict({"battle_limit": None, "gather": "table", "war_down": 0})
+    round_ = Round(rules, seed=39, cap=250)
+    round_.play()
+    assert (round_.battles, round_.outcome) == (250, Outcome(None, Reason.BATTLE_LIMIT))
+    counted = Round(Rules.from_dict({"limit_outcome": "most_cards"}, base=rules), seed=39, cap=250)
+    counted.play()
+    assert counted.battles == 250 and counted.outcome is not None
+    assert counted.outcome.reason in {Reason.MOST_CARDS, Reason.MOST_CARDS_TIE}
+    assert Round(rules, seed=39).play(250)[-1].outcome is None  # no cap: it plays on
+
+
+def test_a_cap_never_lengthens_a_round_and_loops_still_end_first() -> None:
+    """The rules' own limit stands when it is lower; a loop before the cap ends as a cycle."""
+    short = Round(CLASSIC, seed=3, cap=100_000)
+    short.play()
+    assert short.battles <= 500
+    assert Round(CLASSIC, seed=3, cap=7).play()[-1].number == 7
+    rules = Rules(gather="table", battle_limit=None)  # type: ignore[arg-type]
+    capped = Round(rules, deal=[["2C", "3C"], ["3D", "2D"]], cap=1000)
+    capped.play()
+    assert (capped.battles, capped.outcome) == (6, Outcome(None, Reason.CYCLE))
+
+
+@pytest.mark.parametrize(
+    ("cap", "message"),
+    [
+        (0, "cap: must be a whole number 1 or more, not 0"),
+        (-5, "cap: must be a whole number 1 or more, not -5"),
+        (True, "cap: must be a whole number 1 or more, not True"),
+        ("9", "cap: must be a whole number 1 or more, not '9'"),
+        (
+            "x" * 500,
+            "cap: must be a whole number 1 or more, not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
+        ),
+    ],
+)
+def test_a_bad_cap_is_refused(cap: object, message: str) -> None:
+    """A safety cap is a whole number of battles; the message quotes at most a short prefix."""
+    with pytest.raises(RulesError) as error:
+        Round(CLASSIC, cap=cap)  # type: ignore[arg-type]
+    assert str(error.value) == message
+
+
 def test_shuffled_returns_never_call_a_cycle() -> None:
     """With shuffled returns a repeat is not a loop, so no cycle is ever declared."""
     rules = Rules(gather="shuffled", battle_limit=None)  # type: ignore[arg-type]
@@ -412,6 +476,22 @@ def test_the_round_keeps_its_last_battle(quick: bool, monkeypatch: pytest.Monkey
     for _ in range(30):
         record = round_.play_battle()
         assert round_.last_battle is record
+
+
+@pytest.mark.parametrize(
+    ("battles", "message"),
+    [
+        (-1, "battles: must be a whole number 0 or more, not -1"),
+        (True, "battles: must be a whole number 0 or more, not True"),
+        (2.0, "battles: must be a whole number 0 or more, not 2.0"),
+        ("3", "battles: must be a whole number 0 or more, not '3'"),
+    ],
+)
+def test_rebuild_refuses_a_battle_count_that_is_not_a_count(battles: object, message: str) -> None:
+    """Rebuilding takes a whole number of battles, never a negative, a bool or a string."""
+    with pytest.raises(RulesError) as error:
+        Round.rebuild(CLASSIC, seed=1, battles=battles)  # type: ignore[arg-type]
+    assert str(error.value) == message
 
 
 def test_rebuild_refuses_more_battles_than_the_round_has() -> None:

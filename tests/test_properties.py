@@ -6,7 +6,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardwar import DECK, Card, Reason, Round, Rules
+from cardwar import DECK, Card, Outcome, Reason, Round, Rules
 
 MAX_BATTLES = 2_000_000  # rounds of 180,000 battles are seen (no limit, fixed order)
 
@@ -144,3 +144,62 @@ def test_json_round_trips(round_: Round) -> None:
 def test_card_notation_round_trips(card: Card) -> None:
     """Any card's code parses back to the card."""
     assert Card.parse(card.code) == card
+
+
+@settings(max_examples=100, deadline=None)
+@given(rounds(), st.integers(0, 200), st.sampled_from([None, 1, 40, 400]))
+def test_a_snapshot_resumes_the_identical_round(round_: Round, n: int, cap: int | None) -> None:
+    """snapshot() through JSON and resume() give the same state and the same battles after it,
+    generator and loop watch included, with or without a safety cap."""
+    round_ = Round(round_.rules, seed=round_.seed, deal=round_.deal, cap=cap)
+    round_.play(n)
+    again = Round.resume(json.loads(json.dumps(round_.snapshot())))
+    assert (again.piles, again.table, again.battles, again.wars, again.outcome) == (
+        round_.piles, round_.table, round_.battles, round_.wars, round_.outcome
+    )  # fmt: skip
+    assert again.last_battle == round_.last_battle
+    assert again.play(300) == round_.play(300)
+
+
+def brute_first_repeat(round_: Round, most: int) -> int | None:
+    """The battle that first brings back an earlier position, by keeping every position, or
+    None if the round ends (or passes `most` battles) first."""
+    seen = {round_.piles}
+    while round_.battles < most:
+        round_.play_battle()
+        if round_.over:
+            return None
+        if round_.piles in seen:
+            return round_.battles
+        seen.add(round_.piles)
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(2, 4),
+    st.integers(0, 5),
+    st.sampled_from(["lose", "last_card"]),
+    st.sampled_from(["winner_first", "table"]),
+    st.booleans(),
+    st.data(),
+)
+def test_the_loop_watch_finds_the_first_repeat(
+    players: int, war_down: int, shortage: str, gather: str, low: bool, data: st.DataObject
+) -> None:
+    """With no battle limit and a fixed order, the round ends `cycle` exactly at the first
+    repeated position, as keeping every position finds it, and never otherwise."""
+    rules = Rules.from_dict(
+        {"players": players, "war_down": war_down, "shortage": shortage, "gather": gather,
+         "low_wins": low, "battle_limit": None}
+    )  # fmt: skip
+    deal = data.draw(deals(players))
+    watched = Round(rules, deal=deal)
+    watched.play(20_000)
+    limited = Round(Rules.from_dict({"battle_limit": 20_000}, base=rules), deal=deal)
+    expected = brute_first_repeat(limited, 20_000)
+    if expected is None:
+        assert watched.outcome is None or watched.outcome.reason is not Reason.CYCLE
+    else:
+        assert watched.outcome == Outcome(None, Reason.CYCLE)
+        assert watched.battles == expected

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from cardwar.errors import CardError
+from cardwar.errors import CardError, quote
 
 
 class Rank(IntEnum):
@@ -66,12 +66,14 @@ class Card:
     def parse(cls, code: str) -> Card:
         """The card for a two-character code such as `9S` or `TH`; raises CardError otherwise."""
         if not isinstance(code, str):
-            raise CardError(f"card {code!r}: a card is written as a string such as '9S'")
+            raise CardError(f"card {quote(code)}: a card is written as a string such as '9S'")
         card = _BY_CODE.get(code.upper())
         if card is not None:
             return card
         if len(code) != 2:
-            raise CardError(f"card {code!r}: a card is a rank then a suit, such as '9S' or 'TH'")
+            raise CardError(
+                f"card {quote(code)}: a card is a rank then a suit, such as '9S' or 'TH'"
+            )
         rank, suit = code[0].upper(), code[1].upper()
         if rank not in _RANK_SYMBOLS:
             raise CardError(f"card {code}: rank must be one of 2-9, T, J, Q, K, A")

@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import socket
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,33 @@ from cardwar.engine import MAX_SEED, Round
 from cardwar.errors import CardwarError, RulesError
 from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.text import describe_battle, describe_outcome, plural, seat_names
+
+MAX_CAP = 10_000_000
+WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
+GRACE_S = 8  # requests in flight get this long to finish when the server is told to stop
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range, must be {low}..{high}")
+        return value
+
+    return check
+
+
+def _days(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of days") from None
+    if not 0 < value <= 36_500:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is out of range, must be over 0")
+    return value
 
 
 def _port(text: str) -> int:
@@ -123,12 +151,22 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="start the web game",
-        description=(
-            "Start the web game: you against the computer in your browser. Rounds and the "
-            "scoreboard are kept in one SQLite file; nothing leaves this machine."
+        description=textwrap.fill(
+            "Start the web game: you against the computer in your browser. Rounds, house rules "
+            "and scoreboards are kept in one SQLite file, readable by you only; nothing leaves "
+            "this machine. The server protects itself: it ends every round at a safety cap of "
+            "battles, reads no body over 64 KB, answers only to its own addresses, limits how "
+            "fast each browser deals new rounds, and removes rounds nobody has touched for a "
+            "while. SIGTERM or Ctrl+C stops it within 10 seconds, losing no answered battle.",
+            width=79,
         ),
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: 127.0.0.1, this computer only); 0.0.0.0 lets "
+        "other devices on your network play, and is warned about",
+    )
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
     serve.add_argument(
         "--db",
@@ -136,6 +174,30 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="PATH",
         help="the SQLite file for rounds and scores (default: $CARDWAR_DB or ./cardwar.db)",
+    )
+    serve.add_argument(
+        "--max-battles",
+        type=_whole(1, MAX_CAP),
+        default=100_000,
+        metavar="N",
+        help="safety cap: end every round after N battles, even one whose rules have no "
+        "battle limit, as a battle-limit ending (default: 100000)",
+    )
+    serve.add_argument(
+        "--keep-days",
+        type=_days,
+        default=30.0,
+        metavar="DAYS",
+        help="remove rounds, finished or abandoned, that nobody has touched for DAYS days; "
+        "scoreboards keep their totals (default: 30)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer requests addressed to NAME (a host name this computer is reached "
+        "by); may be given more than once",
     )
     return parser
 
@@ -146,7 +208,15 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
     out = console if console is not None else Console(highlight=False)
     try:
         if args.command == "serve":
-            return serve(out, host=args.host, port=args.port, db=args.db)
+            return serve(
+                out,
+                host=args.host,
+                port=args.port,
+                db=args.db,
+                max_battles=args.max_battles,
+                keep_days=args.keep_days,
+                allow_hosts=args.allow_host,
+            )
         if args.command == "round":
             return play_round(
                 out,
@@ -203,18 +273,54 @@ def play_round(
     return 0
 
 
-def serve(out: Console, *, host: str, port: int, db: Path | None) -> int:
+def serve(
+    out: Console,
+    *,
+    host: str,
+    port: int,
+    db: Path | None,
+    max_battles: int = 100_000,
+    keep_days: float = 30.0,
+    allow_hosts: Sequence[str] = (),
+) -> int:
     """Run the web game until interrupted, after saying where to open it."""
     import uvicorn  # imported here so `cardwar round` starts without the web stack
 
     from cardwar.web import Settings, create_app
+    from cardwar.web.settings import LOOPBACK_HOSTS
 
-    settings = Settings() if db is None else Settings(db_path=db)
+    wide = host in WILDCARDS
+    names = [*LOOPBACK_HOSTS, host.strip("[]"), *allow_hosts]
+    if host not in LOOPBACK_HOSTS:
+        names += [socket.gethostname(), socket.getfqdn()]
+    options: dict[str, Any] = {
+        "max_battles": max_battles,
+        "keep_days": keep_days,
+        "hosts": tuple(dict.fromkeys(name.lower() for name in names if name)),
+        "any_ip_host": wide,
+    }
+    if db is not None:
+        options["db_path"] = db
+    settings = Settings(**options)
     app = create_app(settings)
-    shown = f"[{host}]" if ":" in host else host
+    shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     _line(out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)")
     _line(out, f"cardwar: rounds are kept in {settings.db_path.resolve()}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    if host not in LOOPBACK_HOSTS:
+        _line(
+            out,
+            f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
+            "reach it on your network can play here",
+        )
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        timeout_graceful_shutdown=GRACE_S,
+    )
     return 0
 
 

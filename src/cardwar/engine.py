@@ -6,7 +6,9 @@ packs into bytes for exact loop detection; every record handed out holds `Card` 
 
 from __future__ import annotations
 
+import base64
 import random
+import struct
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -14,7 +16,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from cardwar.cards import DECK, Card
-from cardwar.errors import CardError, DealError, RoundOverError, RulesError
+from cardwar.errors import CardError, DealError, RoundOverError, RulesError, quote
 from cardwar.rules import Gather, LimitOutcome, Rules, Shortage
 
 MAX_SEED = 2**63 - 1
@@ -85,6 +87,27 @@ class Battle(NamedTuple):
         """How many ties this battle broke with a war (a double war is two)."""
         return sum(1 for step in self.steps[1:] if any(card is not None for card in step.up))
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Battle:
+        """The record that `to_dict()` wrote."""
+        steps = tuple(
+            Step(
+                tuple(None if code is None else Card.parse(code) for code in step["up"]),
+                tuple(step["down"]),
+                tuple(step["short"]),
+            )
+            for step in data["steps"]
+        )
+        outcome = data["outcome"]
+        return cls(
+            data["number"],
+            steps,
+            data["winner"],
+            data["taken"],
+            tuple(data["counts"]),
+            None if outcome is None else Outcome(outcome["winner"], Reason(outcome["reason"])),
+        )
+
     def to_dict(self) -> dict[str, object]:
         """The record as plain JSON values (the API's battle record)."""
         return {
@@ -108,7 +131,7 @@ class Battle(NamedTuple):
 def check_seed(seed: object) -> int:
     """The seed if it is a whole number in 0..2**63-1; raises RulesError naming it otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise RulesError(f"seed: must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        raise RulesError(f"seed: must be a whole number from 0 to {MAX_SEED}, not {quote(seed)}")
     return seed
 
 
@@ -157,13 +180,18 @@ class Round:
         *,
         seed: int = 0,
         deal: Sequence[Sequence[str | Card]] | None = None,
+        cap: int | None = None,
     ) -> None:
         """A new round: a random deal from `seed`, or the explicit `deal` (seed then only
-        drives shuffled returns)."""
+        drives shuffled returns). `cap` is a safety cap on battles beyond the rules (the web
+        server's `--max-battles`): the round ends there as at a battle limit."""
         if not isinstance(rules, Rules):
             raise RulesError("rules: must be a Rules value")
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+            raise RulesError(f"cap: must be a whole number 1 or more, not {quote(cap)}")
         self.rules = rules
         self.seed = check_seed(seed)
+        self.cap = cap
         self._rng = random.Random(seed)
         if deal is None:
             order = list(range(52))
@@ -183,10 +211,12 @@ class Round:
         self.wars = 0
         self.outcome: Outcome | None = None
         self.last_battle: Battle | None = None  # what the table shows after a reload
-        self._seen: set[bytes] | None = None
         self.time_up = False  # the caller's clock ran out and ended the round
-        if rules.battle_limit is None and rules.deterministic:
-            self._seen = {self._position()}
+        limits = [limit for limit in (rules.battle_limit, cap) if limit is not None]
+        self._limit = min(limits) if limits else None
+        # A round with no battle limit and a fixed return order may loop: watch for it.
+        self._watching = rules.battle_limit is None and rules.deterministic
+        self._watch: _LoopWatch | None = None
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -297,9 +327,9 @@ class Round:
         self.battles += 1
         counts = (len(p0), len(p1))
         self.outcome = None if counts[0] and counts[1] else Outcome(winner, Reason.ALL_CARDS)
-        limit = rules.battle_limit
+        limit = self._limit
         if self.outcome is None and (
-            self._seen is not None or (limit is not None and self.battles >= limit)
+            self._watching or (limit is not None and self.battles >= limit)
         ):
             self.outcome = self._ending(winner, False, counts)
         # tuple.__new__ skips NamedTuple's Python-level __new__: a third of this path's time.
@@ -387,16 +417,16 @@ class Round:
             return Outcome(None, Reason.BOTH_SHORT)
         if len(counts) - counts.count(0) == 1:
             return Outcome(winner, Reason.OPPONENT_SHORT if lost_short else Reason.ALL_CARDS)
-        limit = self.rules.battle_limit
+        limit = self._limit
         if limit is not None and self.battles >= limit:
             if self.rules.limit_outcome is LimitOutcome.MOST_CARDS:
                 return self._count(Reason.MOST_CARDS)
             return Outcome(None, Reason.BATTLE_LIMIT)
-        if self._seen is not None:
-            position = self._position()
-            if position in self._seen:
+        if self._watching:
+            if self._watch is None:
+                self._watch = _LoopWatch(self)
+            if self._watch.repeats_at(self.battles):
                 return Outcome(None, Reason.CYCLE)
-            self._seen.add(position)
         return None
 
     def _count(self, reason: Reason) -> Outcome:
@@ -411,6 +441,25 @@ class Round:
         # 255 is no card, so it separates the piles unambiguously.
         return b"\xff".join(bytes(pile) for pile in self._piles)
 
+    def look_ahead(self) -> None:
+        """Settle now whether, and at which battle, this round loops before its cap.
+
+        A round with no battle limit and a fixed return order watches for a loop as it goes,
+        which costs a little on every battle and, the moment the loop shows, a walk back to where
+        it began. A server calls this once, away from its players' requests, so that no battle
+        ever pays for it again. Without a cap (or rules that cannot loop) it does nothing.
+        """
+        if self._watching and self.cap is not None:
+            if self._watch is None:
+                self._watch = _LoopWatch(self)
+            self._watch.look(self.cap)
+
+    def _fresh(self) -> Round:
+        """This round as dealt, with no cap and no watch of its own (a loop watch's scout)."""
+        fresh = Round(self.rules, seed=self.seed, deal=self.deal)
+        fresh._watching = False
+        return fresh
+
     # -- history -------------------------------------------------------------------------------
 
     @classmethod
@@ -422,11 +471,12 @@ class Round:
         deal: Sequence[Sequence[str | Card]] | None = None,
         battles: int = 0,
         time_up: bool = False,
+        cap: int | None = None,
     ) -> Round:
         """The exact round that `battles` battles (and a clock that ran out) make of this deal."""
         if isinstance(battles, bool) or not isinstance(battles, int) or battles < 0:
-            raise RulesError(f"battles: must be a whole number 0 or more, not {battles!r}")
-        round_ = cls(rules, seed=seed, deal=deal)
+            raise RulesError(f"battles: must be a whole number 0 or more, not {quote(battles)}")
+        round_ = cls(rules, seed=seed, deal=deal, cap=cap)
         played = round_.play(battles)
         if len(played) < battles:
             raise RulesError(f"battles: the round ended after {len(played)}, not {battles}")
@@ -434,9 +484,9 @@ class Round:
             round_.call_time()
         return round_
 
-    def history(self) -> dict[str, object]:
+    def history(self) -> dict[str, Any]:
         """What rebuilds this round exactly: rules, seed, the deal if explicit, battles played,
-        and whether its clock ran out. This is what the database stores."""
+        whether its clock ran out, and its safety cap."""
         return {
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -445,6 +495,7 @@ class Round:
             else None,
             "battles": self.battles,
             "time_up": self.time_up,
+            "cap": self.cap,
         }
 
     @classmethod
@@ -457,7 +508,47 @@ class Round:
             deal=history.get("deal"),
             battles=history.get("battles", 0),
             time_up=history.get("time_up", False) is True,
+            cap=history.get("cap"),
         )
+
+    def snapshot(self) -> dict[str, Any]:
+        """The round as it stands, as plain JSON values: `resume()` restores it exactly without
+        replaying a battle, however long it has run. The web server stores one per battle."""
+        snap = self.history()
+        snap.update(
+            piles=[list(pile) for pile in self._piles],  # card indices into DECK, top first
+            table=list(self._table),
+            wars=self.wars,
+            outcome=None if self.outcome is None else self.outcome.to_dict(),
+            last_battle=None if self.last_battle is None else self.last_battle.to_dict(),
+            rng=_pack_state(self._rng) if self.rules.gather is Gather.SHUFFLED else None,
+            watch=None if self._watch is None else self._watch.state(),
+        )
+        return snap
+
+    @classmethod
+    def resume(cls, snap: Mapping[str, Any]) -> Round:
+        """The round that `snapshot()` described, exactly, generator and loop watch included."""
+        round_ = cls(
+            Rules.from_dict(snap["rules"]), seed=snap["seed"], deal=snap["deal"], cap=snap["cap"]
+        )
+        piles, table = snap["piles"], snap["table"]
+        held = sorted(card for pile in [*piles, table] for card in pile)
+        if len(piles) != round_.rules.players or held != sorted(sum(round_._deal, ())):
+            raise DealError("snapshot: its piles do not hold the cards of its deal")
+        round_._piles = [deque(pile) for pile in piles]
+        round_._table = list(table)
+        round_.battles, round_.wars, round_.time_up = snap["battles"], snap["wars"], snap["time_up"]
+        outcome = snap["outcome"]
+        if outcome is not None:
+            round_.outcome = Outcome(outcome["winner"], Reason(outcome["reason"]))
+        if snap["last_battle"] is not None:
+            round_.last_battle = Battle.from_dict(snap["last_battle"])
+        if snap["rng"] is not None:
+            round_._rng.setstate(_unpack_state(snap["rng"]))
+        if snap["watch"] is not None:
+            round_._watch = _LoopWatch.resume(round_, snap["watch"])
+        return round_
 
     def to_dict(self, round_id: str | None = None) -> dict[str, object]:
         """The round in the API's shape (SPEC §7); `piles` only once it is over."""
@@ -473,6 +564,98 @@ class Round:
         if self.outcome is not None:
             out["piles"] = [[card.code for card in pile] for pile in self.piles]
         return out
+
+
+class _LoopWatch:
+    """Finds the battle at which a round with a fixed return order first repeats a position,
+    exactly and in constant memory, however long the round runs.
+
+    A scout plays the same round from its deal, ahead of it, by Brent's algorithm: it keeps one
+    position and compares every later one with it, keeping a new one at battles 1, 3, 7, 15, ...
+    If the first repeat comes at battle E (the position after E battles is the one after some
+    earlier mu battles, and the loop is E - mu long), the scout notices by battle 3E - 2. So a
+    scout t battles in without a find proves that no repeat comes before battle (t + 2) / 3, and
+    the round may play on while its scout stays three times as far ahead. Once the scout knows
+    the loop's length, two more copies from the deal, that length apart, walk on together until
+    they meet, which is at the first repeat. A scout whose round ends has proved there is no loop.
+    """
+
+    def __init__(self, round_: Round) -> None:
+        self._scout = round_._fresh()
+        self._kept = self._scout._position()
+        self._power = 1  # Brent: how far the scout may go past the kept position this time
+        self._length = 0  # battles since the kept position
+        self.end: int | None = None
+        """The battle at which the first repeat is reached, once known."""
+        self.ends_otherwise = False
+        """True once the scout's round ended: this round never loops."""
+
+    def repeats_at(self, battles: int) -> bool:
+        """True if the position after `battles` battles is the round's first repeat."""
+        self.look(battles)
+        return self.end == battles
+
+    def look(self, battles: int) -> None:
+        """Scout far enough to know whether the round first repeats by battle `battles`."""
+        while self.end is None and not self.ends_otherwise and self._scout.battles < 3 * battles:
+            self._step()
+
+    def _step(self) -> None:
+        scout = self._scout
+        if self._power == self._length:
+            self._kept = scout._position()
+            self._power *= 2
+            self._length = 0
+        scout.play_battle()
+        self._length += 1
+        if scout.outcome is not None:
+            self.ends_otherwise = True
+        elif scout._position() == self._kept:
+            self.end = self._first_repeat(self._length)
+
+    def _first_repeat(self, length: int) -> int:
+        behind, ahead = self._scout._fresh(), self._scout._fresh()
+        ahead.play(length)
+        while behind._position() != ahead._position():
+            behind.play_battle()
+            ahead.play_battle()
+        return behind.battles + length
+
+    def state(self) -> dict[str, Any]:
+        """The watch as plain JSON values, to resume it exactly (`Round.snapshot`)."""
+        return {
+            "scout": [list(pile) for pile in self._scout._piles],
+            "scout_battles": self._scout.battles,
+            "kept": list(self._kept),
+            "power": self._power,
+            "length": self._length,
+            "end": self.end,
+            "ends_otherwise": self.ends_otherwise,
+        }
+
+    @classmethod
+    def resume(cls, round_: Round, state: Mapping[str, Any]) -> _LoopWatch:
+        """The watch that `state()` describes, for `round_`."""
+        watch = cls.__new__(cls)
+        watch._scout = round_._fresh()
+        watch._scout._piles = [deque(pile) for pile in state["scout"]]
+        watch._scout.battles = state["scout_battles"]
+        watch._kept = bytes(state["kept"])
+        watch._power, watch._length = state["power"], state["length"]
+        watch.end, watch.ends_otherwise = state["end"], state["ends_otherwise"]
+        return watch
+
+
+def _pack_state(rng: random.Random) -> str:
+    """A Mersenne Twister's state (625 words) as 3.3 KB of base64."""
+    version, words, gauss = rng.getstate()
+    assert version == 3 and gauss is None  # the engine never draws from a Gaussian
+    return base64.b64encode(struct.pack(f"<{len(words)}I", *words)).decode("ascii")
+
+
+def _unpack_state(packed: str) -> tuple[Any, ...]:
+    raw = base64.b64decode(packed)
+    return (3, struct.unpack(f"<{len(raw) // 4}I", raw), None)
 
 
 def _cards(ids: Iterable[int | None]) -> tuple[Card | None, ...]:

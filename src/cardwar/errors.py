@@ -21,3 +21,12 @@ class DealError(CardwarError):
 
 class RoundOverError(CardwarError):
     """A battle asked of a round that has already ended."""
+
+
+def quote(value: object, limit: int = 40) -> str:
+    """`repr(value)`, cut to a short prefix: an error message never echoes a huge input."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4,300 digits will not even be written out
+        return f"a {type(value).__name__} too long to write out"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from cardwar.errors import RulesError
+from cardwar.errors import RulesError, quote
 
 
 class Shortage(StrEnum):
@@ -73,7 +73,7 @@ class Rules:
                 "time_limit_s", self.time_limit_s, MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S, nullable=True
             )
         if not isinstance(self.low_wins, bool):
-            raise RulesError(f"low_wins: must be true or false, not {self.low_wins!r}")
+            raise RulesError(f"low_wins: must be true or false, not {quote(self.low_wins)}")
         _check_choice("gather", self.gather, Gather)
         # Accept the plain strings too, but always hold the enum members.
         object.__setattr__(self, "shortage", Shortage(self.shortage))
@@ -97,7 +97,7 @@ class Rules:
             return PRESETS[name]
         except (KeyError, TypeError):
             known = ", ".join(PRESETS)
-            raise RulesError(f"preset {name!r}: unknown, must be one of {known}") from None
+            raise RulesError(f"preset {quote(name)}: unknown, must be one of {known}") from None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, base: Rules | None = None) -> Rules:
@@ -106,9 +106,8 @@ class Rules:
             raise RulesError('rules: must be an object of rule fields, such as {"war_down": 3}')
         unknown = sorted(set(data) - set(_FIELDS))
         if unknown:
-            raise RulesError(
-                f"rules: unknown field {unknown[0]!r}, must be one of {', '.join(sorted(_FIELDS))}"
-            )
+            known = ", ".join(sorted(_FIELDS))
+            raise RulesError(f"rules: unknown field {quote(unknown[0])}, must be one of {known}")
         return replace(base if base is not None else CLASSIC, **data)
 
     @property
@@ -166,16 +165,18 @@ def _check_int(name: str, value: object, low: int, high: int, *, nullable: bool 
             if nullable
             else (f"a whole number from {low} to {high}")
         )
-        raise RulesError(f"{name}: must be {allowed}, not {value!r}")
+        raise RulesError(f"{name}: must be {allowed}, not {quote(value)}")
     if not low <= value <= high:
         allowed = f"null or {low}..{high}" if nullable else f"{low}..{high}"
-        raise RulesError(f"{name}: {value} is out of range, must be {allowed}")
+        raise RulesError(f"{name}: {quote(value)} is out of range, must be {allowed}")
 
 
 def _check_choice(name: str, value: object, choices: type[StrEnum]) -> None:
     allowed = [member.value for member in choices]
     if value not in allowed:
-        raise RulesError(f"{name}: {value!r} is not allowed, must be one of {', '.join(allowed)}")
+        raise RulesError(
+            f"{name}: {quote(value)} is not allowed, must be one of {', '.join(allowed)}"
+        )
 
 
 _FIELDS = tuple(field.name for field in fields(Rules))

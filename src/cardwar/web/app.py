@@ -1,26 +1,35 @@
-"""The FastAPI app: thin routes that parse, call `Games`, and serialise."""
+"""The FastAPI app: thin routes that parse, call `Games`, and serialise, behind one guard."""
 
 from __future__ import annotations
 
-import secrets
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any, TypeVar
 
-from fastapi import Body, Depends, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from cardwar.engine import Battle
 from cardwar.errors import CardwarError, RoundOverError
 from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.web.games import Games, RoundNotFound
+from cardwar.web.guard import (
+    Buckets,
+    Guard,
+    LongRuns,
+    PlayerIds,
+    RateLimited,
+    admit,
+)
 from cardwar.web.schemas import (
     BattlesOut,
     ChooseHouseRules,
@@ -38,10 +47,28 @@ from cardwar.web.store import Store
 STATIC = Path(__file__).parent / "static"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
 INLINE_BATTLES = 100  # at most this many battles are played on the event loop itself
+PRUNE_EVERY_S = 3600.0
+CHUNK = 64 * 1024
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"model": ErrorOut, "description": description}
+
+
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorOut, "description": "No round has this id"},
-    422: {"model": ErrorOut, "description": "The body does not fit SPEC §7"},
+    404: _error("No round has this id"),
+    409: _error("The round is already over"),
+    413: _error("The body is larger than the server reads (64 KB)"),
+    415: _error("The body is not sent as application/json"),
+    422: _error("The body does not fit: the message names the field and what it allows"),
+    429: _error("Too many of these too fast: the Retry-After header says when to try again"),
 }
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of a route."""
+    return {code: ERRORS[code] for code in codes}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,25 +79,14 @@ class Player:
     new: bool
 
 
-async def current_player(request: Request) -> Player:
-    """The player named by the cookie, or a new anonymous id when it is missing or malformed."""
-    settings: Settings = request.app.state.settings
-    known = request.cookies.get(settings.cookie_name, "")
-    if 16 <= len(known) <= 64 and known.replace("-", "").replace("_", "").isalnum():
-        return Player(known, new=False)
-    return Player(secrets.token_urlsafe(16), new=True)
-
-
-PlayerDep = Annotated[Player, Depends(current_player)]
-
-
 class RequestRoute(APIRoute):
     """A FastAPI route whose endpoint takes the bare `Request` and returns the `Response`.
 
     FastAPI still matches and documents it (the parameters and body go in `openapi_extra`), but
     skips its per-request dependency solving, which was half of a click's CPU. Side by side on
     this machine, with the paced load of `benchmarks/api.py`, it took a click's p99 from 10.6 ms
-    to 7.2 ms (README, "Speed").
+    to 7.2 ms (README, "Speed"). Every route with a body is one, so that one parser reads every
+    body (`parse`), whatever it holds.
     """
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
@@ -78,15 +94,59 @@ class RequestRoute(APIRoute):
         return endpoint
 
 
-PLAY_OPENAPI: dict[str, Any] = {
-    "parameters": [
-        {"name": "round_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    ],
-    "requestBody": {
-        "required": False,
-        "content": {"application/json": {"schema": PlayBattles.model_json_schema()}},
-    },
-}
+def body_openapi(model: type[BaseModel], *path: str) -> dict[str, Any]:
+    """The OpenAPI entry of a `RequestRoute`: its path parameters and its optional JSON body."""
+    return {
+        "parameters": [
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in path
+        ],
+        "requestBody": {
+            "required": False,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        },
+    }
+
+
+def parse(model: type[Model], raw: bytes) -> Model:
+    """A request body as `model`; an empty body is the model's defaults. Anything that is not
+    a JSON object of the model's fields is a 422 that names the body or the field."""
+    if not raw.strip():
+        return model()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadBody("body: not UTF-8 text") from None
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as error:
+        raise RequestValidationError(error.errors()) from None
+
+
+class BadBody(CardwarError):
+    """A body that is not JSON at all (answered 422)."""
+
+
+def _problem(item: Any) -> str:
+    if item["type"] == "json_invalid":
+        message = item.get("ctx", {}).get("error", "")
+        if "recursion limit" in message:
+            return "body: nested too deeply"
+        if "number out of range" in message:
+            return "body: holds a number too large"
+        return "body: not valid JSON"
+    if item["type"] == "model_type":
+        return "body: must be a JSON object"
+    where = ".".join(str(part) for part in item["loc"] if part != "body") or "body"
+    return f"{where}: {item['msg']}"
+
+
+def _battles_content(round_: dict[str, Any], battles: list[Battle]) -> dict[str, Any]:
+    return {"round": round_, "battles": [battle.to_dict() for battle in battles]}
+
+
+def _house_rules(rules: Rules) -> dict[str, Any]:
+    return {"preset": rules.preset_name, "rules": rules.to_dict()}
 
 
 RULES_INFO: dict[str, Any] = {
@@ -95,45 +155,64 @@ RULES_INFO: dict[str, Any] = {
 }
 
 
-def _house_rules(rules: Rules) -> dict[str, Any]:
-    return {"preset": rules.preset_name, "rules": rules.to_dict()}
-
-
-def _battles_content(round_: dict[str, Any], battles: list[Battle]) -> dict[str, Any]:
-    return {"round": round_, "battles": [battle.to_dict() for battle in battles]}
-
-
-def _play_content(games: Games, round_id: str, count: int) -> dict[str, Any]:
-    played = games.play(round_id, count)
-    assert played is not None  # play() waits for the round unless told not to
-    return _battles_content(*played)
-
-
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The whole web game over the SQLite file named in `settings`."""
+def create_app(settings: Settings | None = None) -> Guard:
+    """The whole web game over the SQLite file named in `settings`, behind its guard."""
     settings = settings if settings is not None else Settings()
-    games = Games(Store(settings.db_path), cache_size=settings.cache_size)
+    store = Store(settings.db_path)
+    games = Games(store, settings)
+    ids = PlayerIds(store.secret())
+    writes = Buckets(settings.writes_per_minute / 60, settings.writes_burst, settings.clock)
+    all_writes = Buckets(
+        20 * settings.writes_per_minute / 60, 20 * settings.writes_burst, settings.clock
+    )
+    newcomers = Buckets(settings.new_players_per_minute / 60, 60, settings.clock)
+    long_runs = LongRuns(settings.long_runs)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        async def prune_now_and_then() -> None:
+            while True:
+                await run_in_threadpool(games.prune)
+                await asyncio.sleep(PRUNE_EVERY_S)
+
+        pruning = asyncio.create_task(prune_now_and_then())
         yield
-        games.store.close()
+        pruning.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pruning
+        games.close()
 
     app = FastAPI(
         title="cardwar",
-        summary="The card game War: deal rounds and play their battles (SPEC §7).",
+        summary="The card game War: deal rounds and play their battles.",
         version="1",
         lifespan=lifespan,
-        # No OpenTelemetry hooks, even if the environment configures an exporter: nothing
-        # about a player leaves the machine.
+        # /docs and /redoc would load their scripts from elsewhere: /openapi.json is the
+        # document, and nothing leaves this machine.
+        docs_url=None,
+        redoc_url=None,
+        # No OpenTelemetry hooks, even if the environment configures an exporter.
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.games = games
     app.state.settings = settings
 
-    def reply(content: Any, who: Player, status_code: int = 200) -> JSONResponse:
+    def current_player(request: Request) -> Player:
+        """The player named by the cookie, or a new signed id (newcomers are rate-limited)."""
+        known = request.cookies.get(settings.cookie_name, "")
+        if ids.valid(known):
+            return Player(known, new=False)
+        admit("newcomers", (newcomers, "*"))
+        return Player(ids.issue(), new=True)
+
+    def cookie_key(request: Request) -> str:
+        """Whom a long run counts for: the cookie's player, or every stranger together."""
+        known = request.cookies.get(settings.cookie_name, "")
+        return known if ids.valid(known) else "(no cookie)"
+
+    def reply(content: Any, who: Player | None = None, status_code: int = 200) -> JSONResponse:
         response = JSONResponse(content, status_code=status_code)
-        if who.new:
+        if who is not None and who.new:
             response.set_cookie(
                 settings.cookie_name,
                 who.id,
@@ -145,10 +224,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
-        problems = []
-        for item in error.errors():
-            where = ".".join(str(part) for part in item["loc"] if part != "body") or "body"
-            problems.append(f"{where}: {item['msg']}")
+        problems = list(dict.fromkeys(_problem(item) for item in error.errors()))
         return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
 
     @app.exception_handler(RoundOverError)
@@ -163,100 +239,134 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def not_found(_: Request, error: RoundNotFound) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=404)
 
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_: Request, error: RateLimited) -> JSONResponse:
+        headers = {"Retry-After": str(error.retry_after)}
+        return JSONResponse({"detail": str(error)}, status_code=429, headers=headers)
+
     # The click is registered before the other API routes, so the router reaches it sooner.
-    async def play(request: Request) -> JSONResponse:
+    async def play(request: Request) -> Response:
         """Play `count` battles (stopping early if the round ends), one record per battle."""
         round_id: str = request.path_params["round_id"]
-        raw = await request.body()
-        try:
-            count = PlayBattles.model_validate_json(raw).count if raw else 1
-        except ValidationError as error:
-            raise RequestValidationError(error.errors()) from None
-        who = await current_player(request)
-        # A click (a few battles) is played right here: a hop to a worker thread would cost
-        # more than the battles. Long runs, or a round another request holds, go to a worker
-        # thread so that they never stall everyone else's clicks.
+        count = parse(PlayBattles, await request.body()).count
+        # A click (a few battles) is played right here: a hop to a worker would cost more than
+        # the battles. Long runs, or a round another request holds, go to the worker process
+        # and are sent in chunks, so that they never stall anyone else's clicks.
         played = games.play(round_id, count, wait=False) if count <= INLINE_BATTLES else None
-        if played is None:
-            content = await run_in_threadpool(_play_content, games, round_id, count)
-        else:
-            content = _battles_content(*played)
-        return reply(content, who)
+        if played is not None:
+            return reply(_battles_content(*played))
+        who = cookie_key(request)
+        long_runs.enter(who)
+        try:
+            body = await run_in_threadpool(games.play_long, round_id, count)
+        except BaseException:
+            long_runs.leave(who)
+            raise
+
+        async def chunks() -> AsyncIterator[bytes]:
+            try:
+                for start in range(0, len(body), CHUNK):
+                    yield body[start : start + CHUNK]
+            finally:
+                long_runs.leave(who)
+
+        return StreamingResponse(chunks(), media_type="application/json")
 
     app.router.add_api_route(
         "/api/rounds/{round_id}/battles",
         play,
         methods=["POST"],
         response_model=BattlesOut,
-        responses={
-            **ERRORS,
-            409: {"model": ErrorOut, "description": "The round is already over"},
-        },
+        responses=errors(404, 409, 413, 415, 422, 429),
         summary="Play battles",
-        openapi_extra=PLAY_OPENAPI,
+        openapi_extra=body_openapi(PlayBattles, "round_id"),
         route_class_override=RequestRoute,
     )
 
-    @app.post(
+    async def new_round(request: Request) -> JSONResponse:
+        """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
+        body = parse(NewRound, await request.body())
+        who = current_player(request)
+        admit("new rounds", (writes, who.id), (all_writes, "*"))
+        round_ = await run_in_threadpool(
+            games.create, who.id, preset=body.preset, rules=body.rules, seed=body.seed,
+            deal=body.deal,
+        )  # fmt: skip
+        return reply(round_, who, status_code=201)
+
+    app.router.add_api_route(
         "/api/rounds",
+        new_round,
+        methods=["POST"],
         status_code=201,
         response_model=RoundOut,
-        responses={422: ERRORS[422]},
+        responses=errors(413, 415, 422, 429),
         summary="Deal a new round",
+        openapi_extra=body_openapi(NewRound),
+        route_class_override=RequestRoute,
     )
-    async def new_round(
-        who: PlayerDep, body: Annotated[NewRound | None, Body()] = None
-    ) -> JSONResponse:
-        """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
-        body = body if body is not None else NewRound()
-        round_ = games.create(
-            who.id, preset=body.preset, rules=body.rules, seed=body.seed, deal=body.deal
-        )
-        return reply(round_, who, status_code=201)
 
     @app.get(
         "/api/rounds/{round_id}",
         response_model=RoundOut,
-        responses={404: ERRORS[404]},
+        responses=errors(404),
         summary="Look at a round",
     )
-    async def get_round(round_id: str, who: PlayerDep) -> JSONResponse:
+    async def get_round(round_id: str) -> JSONResponse:
         """The round; its piles appear only once it is over."""
         round_ = games.get(round_id, wait=False)
         if round_ is None:  # a long request holds it: wait in a worker thread, not here
             round_ = await run_in_threadpool(games.get, round_id)
-        return reply(round_, who)
+        return reply(round_)
 
-    @app.get("/api/me", response_model=MeOut, summary="This browser's scoreboard and round")
-    def me(who: PlayerDep) -> JSONResponse:  # sync: FastAPI runs it in a worker thread
-        """Rounds won, lost and drawn by this browser, its latest round with that round's last
-        battle (to resume the table as it was), and the house rules it chose."""
-        board = games.scoreboard(who.id)
-        latest = games.latest(who.id)
+    def me_content(player: str) -> dict[str, Any]:
+        board = games.scoreboard(player)
+        latest = games.latest(player)
         round_, last = (None, None) if latest is None else latest
-        content = {
+        return {
             "scoreboard": {"won": board.won, "lost": board.lost, "drawn": board.drawn},
             "round": round_,
             "last_battle": None if last is None else last.to_dict(),
-            "house_rules": _house_rules(games.house_rules(who.id)),
+            "house_rules": _house_rules(games.house_rules(player)),
         }
-        return reply(content, who)
 
-    @app.put(
-        "/api/me/house-rules",
-        response_model=HouseRulesOut,
-        responses={422: ERRORS[422]},
-        summary="Choose the rules of this browser's next rounds",
+    @app.get(
+        "/api/me",
+        response_model=MeOut,
+        responses=errors(429),
+        summary="This browser's scoreboard, round and house rules",
     )
-    def choose_house_rules(who: PlayerDep, body: ChooseHouseRules) -> JSONResponse:
+    async def me(request: Request) -> JSONResponse:
+        """Rounds won, lost and drawn by this browser, its latest round with that round's last
+        battle (to resume the table as it was), and the house rules it chose."""
+        who = current_player(request)
+        return reply(await run_in_threadpool(me_content, who.id), who)
+
+    async def choose_house_rules(request: Request) -> JSONResponse:
         """Check and remember a preset and rule overrides; the page deals its next rounds with
         them. Remembered per browser, like the scoreboard."""
-        chosen = games.choose_house_rules(who.id, preset=body.preset, rules=body.rules)
+        body = parse(ChooseHouseRules, await request.body())
+        who = current_player(request)
+        admit("house rules", (writes, who.id), (all_writes, "*"))
+        chosen = await run_in_threadpool(
+            games.choose_house_rules, who.id, preset=body.preset, rules=body.rules
+        )
         return reply(_house_rules(chosen), who)
+
+    app.router.add_api_route(
+        "/api/me/house-rules",
+        choose_house_rules,
+        methods=["PUT"],
+        response_model=HouseRulesOut,
+        responses=errors(413, 415, 422, 429),
+        summary="Choose the rules of this browser's next rounds",
+        openapi_extra=body_openapi(ChooseHouseRules),
+        route_class_override=RequestRoute,
+    )
 
     @app.get("/api/rules", response_model=RulesInfoOut, summary="The presets and rule fields")
     def rules_info() -> dict[str, Any]:
-        """Every preset of SPEC §5 filled in, and what each rule field allows."""
+        """Every preset filled in, and what each rule field allows."""
         return RULES_INFO
 
     @app.get("/", include_in_schema=False)
@@ -268,4 +378,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    return app
+    return Guard(app, settings)

@@ -3,15 +3,23 @@
 Routes call this; it calls the engine and the store. Each round is guarded by a lock, so twenty
 simultaneous one-battle clicks play exactly twenty battles. A battle is committed to SQLite
 before its answer leaves, so a restart, or a killed process, loses nothing that was answered.
+
+Work is bounded: every round stops at the server's safety cap of battles, a round is loaded from
+its stored snapshot rather than replayed, and the only long work there is (a request for
+thousands of battles, or settling at the deal whether a round with no limit loops) runs in a
+worker process, so that it never holds up the event loop's clicks.
 """
 
 from __future__ import annotations
 
+import json
+import multiprocessing
 import secrets
+import signal
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -19,9 +27,11 @@ from typing import Any
 from cardwar.engine import MAX_SEED, Battle, Round
 from cardwar.errors import RoundOverError, RulesError
 from cardwar.rules import Rules
+from cardwar.web.settings import Settings
 from cardwar.web.store import Scoreboard, Store
 
 LOCK_STRIPES = 64
+DAY = 24 * 3600
 
 
 class RoundNotFound(LookupError):
@@ -36,13 +46,81 @@ class Live:
     created_at: float
 
 
+def render(content: Any) -> bytes:
+    """JSON exactly as the API's responses write it."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+# -- the work a worker process does: plain functions of plain values ----------------------------
+
+
+def _quiet_worker() -> None:
+    # Ctrl+C reaches the whole process group; the server, not its worker, answers it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def deal_and_look_ahead(
+    rules: dict[str, Any], seed: int, deal: list[list[str]] | None, cap: int
+) -> dict[str, Any]:
+    """Deal a round and settle at once whether it loops before the cap; returns its snapshot."""
+    round_ = Round(Rules.from_dict(rules), seed=seed, deal=deal, cap=cap)
+    round_.look_ahead()
+    return round_.snapshot()
+
+
+def long_run(snapshot: dict[str, Any], count: int, round_id: str) -> tuple[dict[str, Any], bytes]:
+    """Play up to `count` battles of the round that `snapshot` describes and render the whole
+    answer here, a battle at a time (so no list of records is ever held); returns the new
+    snapshot and the answer's JSON."""
+    round_ = Round.resume(snapshot)
+    parts: list[bytes] = []
+    while round_.outcome is None and len(parts) < count:
+        parts.append(render(round_.play_battle().to_dict()))
+    body = b'{"round":%s,"battles":[%s]}' % (render(round_.to_dict(round_id)), b",".join(parts))
+    return round_.snapshot(), body
+
+
+class Worker:
+    """One worker process for long work, started when first needed."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def run(self, function: Any, *args: Any) -> Any:
+        """Run `function(*args)` in the worker process and wait for its result."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_quiet_worker,
+                )
+            pool = self._pool
+        return pool.submit(function, *args).result()
+
+    def close(self) -> None:
+        """Stop the worker, abandoning work in progress (nothing was answered for it)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            # The pool keeps its processes in a private dict; shutdown() alone would wait for
+            # a long run to finish, and the server has promised to stop within seconds.
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+
+
 class Games:
     """Every round of the server, kept in SQLite and, while in use, in memory."""
 
-    def __init__(self, store: Store, cache_size: int = 512) -> None:
+    def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
+        self.settings = settings
+        self.worker = Worker()
+        self._clock = settings.clock
         self._cache: OrderedDict[str, Live] = OrderedDict()
-        self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
 
@@ -56,14 +134,24 @@ class Games:
         deal: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, Any]:
         """Deal a new round (the server picks the seed when none is given) and store it;
-        returns it in the API's shape."""
+        returns it in the API's shape. May wait for the worker: call it from a thread."""
         base = Rules.preset(preset)
         full_rules = base if rules is None else Rules.from_dict(rules, base=base)
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
-        round_ = Round(full_rules, seed=seed, deal=deal)
-        round_id = secrets.token_urlsafe(12)
-        live = Live(round_, time.time())  # the clock of a timed round starts at the deal
+        round_ = Round(full_rules, seed=seed, deal=deal, cap=self.settings.max_battles)
+        if full_rules.battle_limit is None and full_rules.deterministic:
+            # It may loop: settle where, away from the event loop, so no click ever pays.
+            snapshot = self.worker.run(
+                deal_and_look_ahead,
+                full_rules.to_dict(),
+                seed,
+                None if not round_.explicit_deal else round_.history()["deal"],
+                self.settings.max_battles,
+            )
+            round_ = Round.resume(snapshot)
+        round_id = secrets.token_urlsafe(16)  # 128 random bits
+        live = Live(round_, self._clock())  # the clock of a timed round starts at the deal
         self.store.insert(round_id, player, round_, live.created_at)
         self._remember(round_id, live)
         return round_.to_dict(round_id)
@@ -82,7 +170,8 @@ class Games:
     def play(
         self, round_id: str, count: int, *, wait: bool = True
     ) -> tuple[dict[str, Any], list[Battle]] | None:
-        """Play up to `count` battles, stopping when the round ends; raises on a finished round.
+        """Play up to `count` battles here, stopping when the round ends; raises on a finished
+        round. For a click's few battles: `play_long` plays many.
 
         Returns the round in the API's shape, taken before anyone else may play it, and the
         battles' records. With `wait=False`, returns None at once if another request holds it.
@@ -92,16 +181,25 @@ class Games:
                 return None
             live = self._load(round_id)
             round_ = live.round
-            if round_.outcome is not None:
-                raise RoundOverError(
-                    f"round {round_id} is over ({round_.outcome.reason.value}): "
-                    "start a new round to play on"
-                )
+            self._refuse_if_over(round_id, round_)
             if self._check_clock(round_id, live):
                 return round_.to_dict(round_id), []
             battles = round_.play(count)
-            self._save(round_id, round_)
+            self._save(round_id, round_, finished=round_.outcome is not None)
             return round_.to_dict(round_id), battles
+
+    def play_long(self, round_id: str, count: int) -> bytes:
+        """Play up to `count` battles in the worker process and return the whole answer as
+        JSON, rendered there. Call it from a thread: it waits for the round and the worker."""
+        with self._holding(round_id, wait=True):
+            live = self._load(round_id)
+            self._refuse_if_over(round_id, live.round)
+            if self._check_clock(round_id, live):
+                return render({"round": live.round.to_dict(round_id), "battles": []})
+            snapshot, body = self.worker.run(long_run, live.round.snapshot(), count, round_id)
+            live.round = Round.resume(snapshot)
+            self._save(round_id, live.round, finished=live.round.outcome is not None)
+            return bytes(body)
 
     def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
         """The player's most recent round, finished or not, in the API's shape, with the
@@ -136,6 +234,22 @@ class Games:
         """The player's rounds won, lost and drawn."""
         return self.store.scoreboard(player)
 
+    def prune(self) -> tuple[int, int]:
+        """Remove rounds and players older than the settings keep; returns how many went."""
+        now = self._clock()
+        removed = self.store.prune(
+            rounds_before=now - self.settings.keep_days * DAY,
+            players_before=now - self.settings.keep_players_days * DAY,
+        )
+        with self._cache_lock:
+            self._cache.clear()  # a pruned round must not live on in memory
+        return removed
+
+    def close(self) -> None:
+        """Stop the worker and close the database."""
+        self.worker.close()
+        self.store.close()
+
     # -- inside ----------------------------------------------------------------------------------
 
     @contextmanager
@@ -165,7 +279,9 @@ class Games:
         row = self.store.get(round_id)
         if row is None:
             raise RoundNotFound(f"round {round_id!r}: no such round")
-        live = Live(Round.from_history(row.history), row.created_at)
+        # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
+        assert row.snapshot is not None  # the store fills in any row from before snapshots
+        live = Live(Round.resume(row.snapshot), row.created_at)
         self._remember(round_id, live)
         return live
 
@@ -173,14 +289,22 @@ class Games:
         with self._cache_lock:
             self._cache[round_id] = live
             self._cache.move_to_end(round_id)
-            while len(self._cache) > self._cache_size:
+            while len(self._cache) > self.settings.cache_size:
                 self._cache.popitem(last=False)
 
-    def _save(self, round_id: str, round_: Round) -> None:
+    @staticmethod
+    def _refuse_if_over(round_id: str, round_: Round) -> None:
+        if round_.outcome is not None:
+            raise RoundOverError(
+                f"round {round_id} is over ({round_.outcome.reason.value}): "
+                "start a new round to play on"
+            )
+
+    def _save(self, round_id: str, round_: Round, *, finished: bool) -> None:
         try:
-            self.store.update(round_id, round_)
+            self.store.update(round_id, round_, finished=finished)
         except BaseException:
-            # The live round is now ahead of the file: forget it, so the next request rebuilds
+            # The live round is now ahead of the file: forget it, so the next request resumes
             # the round exactly as stored.
             with self._cache_lock:
                 self._cache.pop(round_id, None)
@@ -191,8 +315,8 @@ class Games:
         limit = live.round.rules.time_limit_s
         if limit is None or live.round.outcome is not None:
             return False
-        if time.time() - live.created_at < limit:
+        if self._clock() - live.created_at < limit:
             return False
         live.round.call_time()
-        self._save(round_id, live.round)
+        self._save(round_id, live.round, finished=True)
         return True

@@ -2,11 +2,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from cardwar.engine import MAX_SEED
+from cardwar.rules import PRESETS, describe_fields
+
 MAX_COUNT = 100_000
+CARD_PATTERN = "^([2-9TJQKAtjqka]|10)[CDHScdhs]$"
+
+# The bodies are checked by the rules engine itself, so its messages name each field and what
+# it allows; these schemas say the same limits in the OpenAPI document.
+
+
+def _rules_schema() -> dict[str, Any]:
+    properties: dict[str, Any] = {}
+    for name, field in describe_fields().items():
+        if name == "low_wins":
+            kind: dict[str, Any] = {"type": "boolean"}
+        elif "choices" in field:
+            kind = {"type": "string", "enum": field["choices"]}
+        else:
+            kind = {"type": "integer", "minimum": field["min"], "maximum": field["max"]}
+        properties[name] = {"anyOf": [kind, {"type": "null"}]} if field["nullable"] else kind
+    properties["hand_size"]["description"] = "at most 52 // players (26, 17 or 13)"
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+DEAL_SCHEMA = {
+    "type": "array",
+    "minItems": 2,
+    "maxItems": 4,
+    "items": {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 52,
+        "items": {"type": "string", "pattern": CARD_PATTERN},
+    },
+}
+
+
+def _nullable(schema: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    def document(field: dict[str, Any]) -> None:
+        field.pop("anyOf", None)
+        field["anyOf"] = [schema, {"type": "null"}]
+
+    return document
+
+
+def _one_of_presets(field: dict[str, Any]) -> None:
+    field["enum"] = list(PRESETS)
 
 
 class NewRound(BaseModel):
@@ -14,11 +61,24 @@ class NewRound(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    preset: StrictStr = Field("classic", description="classic, traditional, peace, timed or short")
-    rules: dict[str, Any] | None = Field(None, description="SPEC §5 fields overriding the preset")
-    seed: StrictInt | None = Field(None, description="0..2**63-1; the server picks one if absent")
+    preset: StrictStr = Field(
+        "classic", description="the rules to start from", json_schema_extra=_one_of_presets
+    )
+    rules: dict[str, Any] | None = Field(
+        None,
+        description="rule fields overriding the preset",
+        json_schema_extra=_nullable(_rules_schema()),
+    )
+    seed: StrictInt | None = Field(
+        None,
+        description="the random deal's seed; the server picks one if absent",
+        json_schema_extra=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_SEED}),
+    )
     deal: list[list[StrictStr]] | None = Field(
-        None, description="one pile per seat, each listed top card first, such as ['9S', 'KD']"
+        None,
+        description="one pile per seat (as many as the rules' players), each listed top card "
+        "first, such as ['9S', 'KD']; no card twice",
+        json_schema_extra=_nullable(DEAL_SCHEMA),
     )
 
 
@@ -27,8 +87,14 @@ class ChooseHouseRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    preset: StrictStr = Field("classic", description="classic, traditional, peace, timed or short")
-    rules: dict[str, Any] | None = Field(None, description="SPEC §5 fields overriding the preset")
+    preset: StrictStr = Field(
+        "classic", description="the rules to start from", json_schema_extra=_one_of_presets
+    )
+    rules: dict[str, Any] | None = Field(
+        None,
+        description="rule fields overriding the preset",
+        json_schema_extra=_nullable(_rules_schema()),
+    )
 
 
 class PlayBattles(BaseModel):

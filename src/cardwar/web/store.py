@@ -1,13 +1,17 @@
-"""Rounds in SQLite: one file, WAL mode, one row per round holding its history.
+"""Rounds and players in SQLite: one file, WAL mode, readable by its owner only.
 
-A round is rules + seed + deal + how many battles were played, so that is what a row holds;
-the engine rebuilds everything else. Rows are their own type, apart from API schemas and
-domain values.
+A round's row holds its history (rules + seed + deal + battles played: enough to rebuild it) and a
+snapshot of where it stands, so loading a round never replays it. A player's row holds the house
+rules they chose and their scoreboard's totals, which outlive the rounds that made them: old
+rounds are pruned, totals are not. Rows are their own types, apart from API schemas and domain
+values.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -17,7 +21,7 @@ from typing import Any
 
 from cardwar.engine import Round
 
-SCHEMA = """
+ROUNDS = """
 CREATE TABLE IF NOT EXISTS rounds (
     id         TEXT PRIMARY KEY,
     player     TEXT,
@@ -29,24 +33,45 @@ CREATE TABLE IF NOT EXISTS rounds (
     winner     INTEGER,
     reason     TEXT,
     created_at REAL    NOT NULL,
-    updated_at REAL    NOT NULL
+    updated_at REAL    NOT NULL,
+    snapshot   TEXT
 );
 CREATE INDEX IF NOT EXISTS rounds_by_player ON rounds (player, created_at);
-CREATE TABLE IF NOT EXISTS players (
-    id          TEXT PRIMARY KEY,
-    house_rules TEXT NOT NULL,
-    updated_at  REAL NOT NULL
+CREATE INDEX IF NOT EXISTS rounds_by_age ON rounds (updated_at);
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
 );
+"""
+PLAYERS = """
+CREATE TABLE players (
+    id          TEXT PRIMARY KEY,
+    house_rules TEXT,
+    won         INTEGER NOT NULL DEFAULT 0,
+    lost        INTEGER NOT NULL DEFAULT 0,
+    drawn       INTEGER NOT NULL DEFAULT 0,
+    updated_at  REAL    NOT NULL
+);
+CREATE INDEX players_by_age ON players (updated_at);
+"""
+# A file from before players had totals counted its scoreboards from the rounds themselves.
+BACKFILL = """
+INSERT INTO players (id, won, lost, drawn, updated_at)
+SELECT player, SUM(winner = 0), SUM(winner IS NOT NULL AND winner != 0),
+       SUM(reason IS NOT NULL AND winner IS NULL), MAX(updated_at)
+FROM rounds WHERE player IS NOT NULL GROUP BY player
 """
 
 
 @dataclass(frozen=True, slots=True)
 class RoundRow:
-    """One stored round: its history, who plays it, and when it was dealt."""
+    """One stored round: its history, its snapshot if it has one, who plays it, and when it was
+    dealt."""
 
     id: str
     player: str | None
     history: dict[str, Any]
+    snapshot: dict[str, Any] | None
     created_at: float
 
 
@@ -59,11 +84,23 @@ class Scoreboard:
     drawn: int
 
 
+def _private_file(path: Path) -> None:
+    """Create the database file readable and writable by its owner only (SQLite gives its
+    -wal and -shm files the same mode), or take those rights back from an existing one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
+
+
 class Store:
-    """The rounds table. Safe to share between threads; each write is one transaction."""
+    """The rounds and players tables. Safe to share between threads; each write is one
+    transaction."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _private_file(path)
         # One connection guarded by a lock: SQLite writes one transaction at a time anyway.
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
@@ -72,12 +109,50 @@ class Store:
             # NORMAL in WAL mode: a committed battle survives the process being killed.
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(SCHEMA)
+            self._db.executescript(ROUNDS)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(rounds)")}
+            if "snapshot" not in columns:
+                self._db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
+            self._fill_snapshots()
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
+            if "players" not in tables:
+                self._db.executescript(f"BEGIN; {PLAYERS}; {BACKFILL}; COMMIT;")
+
+    def _fill_snapshots(self) -> None:
+        # A file from before snapshots: rebuild each of its rounds once, here at start-up, so
+        # that no request ever has to replay one.
+        rows = self._db.execute(
+            "SELECT id, player, rules, seed, deal, battles, time_up, created_at, snapshot"
+            " FROM rounds WHERE snapshot IS NULL"
+        ).fetchall()
+        for row in rows:
+            snapshot = Round.from_history(_row(row).history).snapshot()
+            self._db.execute(
+                "UPDATE rounds SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), row[0])
+            )
 
     def close(self) -> None:
         """Close the database file."""
         with self._lock:
             self._db.close()
+
+    def secret(self) -> bytes:
+        """This file's own random key (made on first use), which signs the players' ids."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('secret', ?)",
+                (secrets.token_bytes(32),),
+            )
+            return bytes(
+                self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0]
+            )
+
+    def integrity(self) -> str:
+        """SQLite's own check of the file: "ok" when it is sound."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    # -- rounds ------------------------------------------------------------------------------
 
     def insert(self, round_id: str, player: str | None, round_: Round, created_at: float) -> None:
         """Store a new round, dealt at `created_at` (seconds since the epoch)."""
@@ -85,7 +160,8 @@ class Store:
         with self._lock:
             self._db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
-                " reason, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " reason, created_at, updated_at, snapshot)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     round_id,
                     player,
@@ -98,31 +174,59 @@ class Store:
                     None if round_.outcome is None else round_.outcome.reason.value,
                     created_at,
                     created_at,
+                    json.dumps(round_.snapshot()),
                 ),
             )
 
-    def update(self, round_id: str, round_: Round) -> None:
-        """Record the battles played since, the clock, and the outcome once there is one."""
+    def update(self, round_id: str, round_: Round, *, finished: bool = False) -> None:
+        """Record the battles played since, the clock, the outcome once there is one, and where
+        the round stands. `finished` means this save is the one that ended the round: its result
+        is added to the player's scoreboard in the same transaction."""
         outcome = round_.outcome
+        now = time.time()
+        snapshot = json.dumps(round_.snapshot())
         with self._lock:
-            self._db.execute(
-                "UPDATE rounds SET battles = ?, time_up = ?, winner = ?, reason = ?,"
-                " updated_at = ? WHERE id = ?",
-                (
-                    round_.battles,
-                    int(round_.time_up),
-                    None if outcome is None else outcome.winner,
-                    None if outcome is None else outcome.reason.value,
-                    time.time(),
-                    round_id,
-                ),
-            )
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute(
+                    "UPDATE rounds SET battles = ?, time_up = ?, winner = ?, reason = ?,"
+                    " updated_at = ?, snapshot = ? WHERE id = ?",
+                    (
+                        round_.battles,
+                        int(round_.time_up),
+                        None if outcome is None else outcome.winner,
+                        None if outcome is None else outcome.reason.value,
+                        now,
+                        snapshot,
+                        round_id,
+                    ),
+                )
+                if finished and outcome is not None:
+                    # One of three fixed column names, never text from outside.
+                    column = (
+                        "drawn"
+                        if outcome.winner is None
+                        else "won"
+                        if outcome.winner == 0
+                        else "lost"
+                    )
+                    self._db.execute(
+                        f"INSERT INTO players (id, {column}, updated_at)"
+                        " SELECT player, 1, ? FROM rounds WHERE id = ? AND player IS NOT NULL"
+                        f" ON CONFLICT (id) DO UPDATE SET {column} = {column} + 1,"
+                        " updated_at = excluded.updated_at",
+                        (now, round_id),
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id, player, rules, seed, deal, battles, time_up, created_at"
+                "SELECT id, player, rules, seed, deal, battles, time_up, created_at, snapshot"
                 " FROM rounds WHERE id = ?",
                 (round_id,),
             ).fetchone()
@@ -138,17 +242,15 @@ class Store:
             ).fetchone()
         return None if row is None else str(row[0])
 
+    # -- players -----------------------------------------------------------------------------
+
     def scoreboard(self, player: str) -> Scoreboard:
         """Rounds the player won, lost and drew (unfinished rounds do not count)."""
         with self._lock:
-            won, lost, drawn = self._db.execute(
-                "SELECT COALESCE(SUM(winner = 0), 0),"
-                " COALESCE(SUM(winner IS NOT NULL AND winner != 0), 0),"
-                " COALESCE(SUM(reason IS NOT NULL AND winner IS NULL), 0)"
-                " FROM rounds WHERE player = ?",
-                (player,),
+            row = self._db.execute(
+                "SELECT won, lost, drawn FROM players WHERE id = ?", (player,)
             ).fetchone()
-        return Scoreboard(won=won, lost=lost, drawn=drawn)
+        return Scoreboard(0, 0, 0) if row is None else Scoreboard(*row)
 
     def house_rules(self, player: str) -> dict[str, Any] | None:
         """The rule fields the player last chose in the House rules panel, or None."""
@@ -156,7 +258,7 @@ class Store:
             row = self._db.execute(
                 "SELECT house_rules FROM players WHERE id = ?", (player,)
             ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        return None if row is None or row[0] is None else dict(json.loads(row[0]))
 
     def set_house_rules(self, player: str, rules: dict[str, Any]) -> None:
         """Remember the player's choice of rules for their next rounds."""
@@ -168,9 +270,32 @@ class Store:
                 (player, json.dumps(rules), time.time()),
             )
 
+    # -- keeping the file bounded ------------------------------------------------------------
+
+    def prune(self, rounds_before: float, players_before: float) -> tuple[int, int]:
+        """Remove rounds untouched since `rounds_before`, finished or abandoned, and players
+        (house rules, scoreboard) untouched since `players_before` who have no round left.
+        Returns how many rounds and players went."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                rounds = self._db.execute(
+                    "DELETE FROM rounds WHERE updated_at < ?", (rounds_before,)
+                ).rowcount
+                players = self._db.execute(
+                    "DELETE FROM players WHERE updated_at < ?"
+                    " AND NOT EXISTS (SELECT 1 FROM rounds WHERE rounds.player = players.id)",
+                    (players_before,),
+                ).rowcount
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return rounds, players
+
 
 def _row(row: tuple[Any, ...]) -> RoundRow:
-    round_id, player, rules, seed, deal, battles, time_up, created_at = row
+    round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot = row
     history = {
         "rules": json.loads(rules),
         "seed": seed,
@@ -178,4 +303,6 @@ def _row(row: tuple[Any, ...]) -> RoundRow:
         "battles": battles,
         "time_up": bool(time_up),
     }
-    return RoundRow(round_id, player, history, created_at)
+    return RoundRow(
+        round_id, player, history, None if snapshot is None else json.loads(snapshot), created_at
+    )
