@@ -293,6 +293,18 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     assert restarted.get("/api/me").json()["scoreboard"] == {"won": 1, "lost": 1, "drawn": 1}
 
 
+def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> None:
+    """Out of cards while the computers play on is a loss at once; their ending adds nothing."""
+    deal = [["2S"], ["AS", "3C", "5D"], ["KS", "4C", "6D"]]
+    data = new_round(client, rules={"players": 3}, deal=deal)
+    first = battles(client, data["id"])
+    assert first["round"]["outcome"] is None and first["round"]["counts"][0] == 0
+    assert client.get("/api/me").json()["scoreboard"] == {"won": 0, "lost": 1, "drawn": 0}
+    result = battles(client, data["id"], 1000)
+    assert result["round"]["outcome"] is not None
+    assert client.get("/api/me").json()["scoreboard"] == {"won": 0, "lost": 1, "drawn": 0}
+
+
 def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
     """Another browser (another cookie) has its own, empty scoreboard."""
     one, two = make_client(), make_client()

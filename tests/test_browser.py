@@ -244,7 +244,7 @@ def test_a_whole_round_as_a_person_plays_it(
     expect(page.get_by_test_id("outcome")).to_be_hidden()
     assert counts(page) == [26, 26]
     expect(page.get_by_test_id("rules-line")).to_have_text(
-        "Classic · 1 down · short loses · winner first · draw at 500"
+        "Classic · 1 card down · short of cards loses · a draw after 500 battles"
     )
     audit(page)
 
@@ -274,7 +274,7 @@ def test_a_whole_round_as_a_person_plays_it(
 
     before = score(page)
     play_to_the_end(page, touch)
-    assert page.locator("#outcome-title").inner_text() in {"You win!", "The Computer wins", "Draw"}
+    assert page.locator("#outcome-title").inner_text() in {"You win!", "The computer wins", "Draw"}
     assert page.locator("#outcome-why").inner_text()
     expect(button(page, "Turn cards")).to_be_disabled()
     expect(button(page, "Play 10 battles")).to_be_disabled()
@@ -292,16 +292,26 @@ def test_a_whole_round_as_a_person_plays_it(
 
 PRESET_ROUNDS = {
     # preset: (a seed that ends in under 100 battles, the rules line)
-    "classic": (39, "Classic · 1 down · short loses · winner first · draw at 500"),
-    "traditional": (24, "Traditional · 3 down · last card · winner first · no limit (may loop)"),
-    "peace": (87, "Peace · lowest wins · 1 down · short loses · winner first · draw at 500"),
+    "classic": (39, "Classic · 1 card down · short of cards loses · a draw after 500 battles"),
+    "traditional": (
+        24,
+        "Traditional · 3 down (W-A-R) · fight on with the last card · no battle limit",
+    ),
+    "peace": (
+        87,
+        "Peace · lowest card wins · 1 card down · short of cards loses · a draw after 500 battles",
+    ),
     "timed": (
         13,
-        "Timed · 3 down · last card · winner first · no limit (may loop) · 10 min clock",
+        "Timed · 3 down (W-A-R) · fight on with the last card · no battle limit · 10-minute clock",
     ),
-    "short": (2, "Short deck · 13 each · 1 down · short loses · winner first · draw at 500"),
+    "short": (
+        2,
+        "Short deck · 13 cards each · 1 card down · short of cards loses · "
+        "a draw after 500 battles",
+    ),
 }
-TITLES = {0: "You win!", 1: "The Computer wins", None: "Draw"}
+TITLES = {0: "You win!", 1: "The computer wins", None: "Draw"}
 
 
 @pytest.mark.parametrize("preset", list(PRESET_ROUNDS))
@@ -380,7 +390,7 @@ def test_the_rules_line_and_the_guide_follow_the_rules(
 
     deal_with(page, Cards_face_down_in_a_war="3", **{"Lowest card wins (Peace)": True})
     expect(page.get_by_test_id("rules-line")).to_have_text(
-        "lowest wins · 3 down · short loses · winner first · draw at 500"
+        "lowest card wins · 3 down (W-A-R) · short of cards loses · a draw after 500 battles"
     )
     expect(guide.locator('[data-guide="war"]')).to_contain_text(
         "puts three cards face down (spelling W-A-R)"
@@ -394,7 +404,7 @@ def test_the_rules_line_and_the_guide_follow_the_rules(
     deal_with(page, Preset="timed")
     expect(guide.locator('[data-guide="limit"]')).to_contain_text("There is no battle limit")
     expect(guide.locator('[data-guide="limit"]')).to_contain_text("loop")
-    expect(guide.locator('[data-guide="clock"]')).to_contain_text("10 minutes clock")
+    expect(guide.locator('[data-guide="clock"]')).to_contain_text("There is a 10-minute clock")
     expect(guide.locator('[data-guide="short"]')).to_contain_text("fights on with the last one")
     expect(page.locator("#guide-rules-line")).to_have_text(
         page.get_by_test_id("rules-line").inner_text()
@@ -449,7 +459,7 @@ def test_house_rules_panel_explains_before_dealing(
     limit.fill("0")
     limit.press("Tab")
     expect(dialog.get_by_role("alert")).to_have_text(
-        "Battle limit: a whole number from 1 to 100000, or no limit."
+        "Battle limit: a whole number from 1 to 100,000, or no limit."
     )
     expect(limit).to_have_attribute("aria-invalid", "true")
     deal = dialog.get_by_role("button", name="Deal with these rules")
@@ -461,7 +471,8 @@ def test_house_rules_panel_explains_before_dealing(
         limit.fill("250")
     expect(dialog.locator("#hr-error")).to_be_empty()
     expect(dialog.locator("#hr-summary")).to_have_text(
-        "4 players · 13 each · 1 down · short loses · shuffled returns · draw at 250"
+        "4 players · 13 cards each · 1 card down · short of cards loses · won cards shuffled · "
+        "a draw after 250 battles"
     )
     expect(dialog.get_by_label("Preset", exact=True)).to_have_value("")
     choose(page, dialog, "Preset", "short")
@@ -516,7 +527,8 @@ def test_house_rules_survive_a_reload_and_a_restart(
         page.keyboard.press("Escape")
     press(page, "New round")
     expect(page.get_by_test_id("rules-line")).to_have_text(
-        "3 players · 2 down · short loses · table order · draw at 500"
+        "3 players · 2 cards down · short of cards loses · won cards kept in order · "
+        "a draw after 500 battles"
     )
     assert counts(page, 3) == [17, 17, 17]
     watch.check(live_server)
@@ -660,8 +672,8 @@ def test_the_server_down_message(browser: Browser, shared_server: LiveServer) ->
     message = page.get_by_test_id("message")
     expect(message).to_have_class(re.compile(r"\berror\b"))
     expect(message).to_have_text(
-        "The game server is not answering. Check that cardwar is still running on this "
-        "computer, then press the button again."
+        "The game server is not answering. Check that cardwar is still running on the "
+        "computer that serves this page. Press Turn cards to try again."
     )
     assert not re.search(r"[`<>*_#\[\]{}]", message.inner_text())
     expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
@@ -759,7 +771,7 @@ def test_a_loop_is_reported_in_words(browser: Browser, shared_server: LiveServer
     page.request.post(f"{shared_server.url}/api/rounds/{round_id}/battles", data={"count": 132})
     page.reload()
     settle(page)
-    expect(page.get_by_test_id("rules-line")).to_contain_text("no limit (may loop)")
+    expect(page.get_by_test_id("rules-line")).to_contain_text("no battle limit")
     press(page, "Turn cards")
     expect(page.locator("#outcome-title")).to_have_text("Draw")
     expect(page.locator("#outcome-why")).to_have_text(
@@ -837,11 +849,11 @@ def test_reduced_motion_lands_every_battle_at_once(
 
 OUTCOME_TITLES = {
     "all_cards": (0, "You win!"),
-    "opponent_short": (1, "The Computer wins"),
+    "opponent_short": (1, "The computer wins"),
     "both_short": (None, "Draw"),
     "battle_limit": (None, "Draw"),
     "most_cards": (0, "You win!"),
-    "time_up": (1, "The Computer wins"),
+    "time_up": (1, "The computer wins"),
     "most_cards_tie": (None, "Draw"),
     "cycle": (None, "Draw"),
 }
@@ -889,7 +901,7 @@ def test_the_page_words_every_ending_and_shortage(
     assert told["out"]["most_cards"]["why"].endswith("you hold the most cards: 30 of 52.")
     assert told["unknown"] == "Error: unknown outcome reason: nap"
     assert told["short"] == (
-        "War! Both turned a 9. The Computer cannot finish the war and gives up 1 card. "
+        "War! Both turned a 9. The computer cannot finish the war and gives up 1 card. "
         "You take 3 cards."
     )
     assert told["both"] == (
@@ -925,5 +937,105 @@ def test_the_page_offers_every_value_the_rules_allow(
     clock = dialog.get_by_label("Clock", exact=True).locator("option")
     seconds = [int(v) for v in clock.evaluate_all("os => os.map((o) => o.value)") if v]
     assert min(seconds) == 60 and max(seconds) == 7200 and 600 in seconds
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_out_of_cards_at_a_bigger_table_is_a_loss_and_new_round_leads(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """Knocked out while the computers play on: lost at once, New round leads and asks nothing."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    deal = [["2S"], ["AS", "3C", "5D"], ["KS", "4C", "6D"]]
+    resume_with(page, shared_server, rules={"players": 3}, deal=deal)
+    before = int(page.get_by_test_id("lost").inner_text())
+    press(page, "Turn cards")
+    expect(page.get_by_test_id("message")).to_contain_text(
+        "You are out of cards, so this round is lost for you."
+    )
+    expect(page.get_by_test_id("outcome")).to_be_hidden()
+    expect(page.get_by_test_id("lost")).to_have_text(str(before + 1))
+    expect(button(page, "New round")).to_have_class(re.compile(r"\bprimary\b"))
+    expect(button(page, "Play 10 battles")).to_be_enabled()  # watching the rest is allowed
+    press(page, "New round")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_a_page_that_could_not_load_tries_again_on_any_button(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """With no server at first, the page says so; once it is back, Turn cards loads the table."""
+    context = browser.new_context(**DESKTOP, reduced_motion="reduce")
+    page = context.new_page()
+    watch = Watch(page)
+    page.route("**/api/**", lambda route: route.abort())
+    page.goto(shared_server.url + "/")
+    settle(page)
+    message = page.get_by_test_id("message")
+    expect(message).to_have_class(re.compile(r"\berror\b"))
+    expect(message).to_contain_text("Press any button to try again.")
+    expect(page.get_by_test_id("battle-number")).to_have_text("Dealing…")
+    expect(button(page, "Turn cards")).to_be_enabled()
+    audit(page)
+    page.unroute("**/api/**")
+    press(page, "Turn cards")
+    expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    expect(message).not_to_have_class(re.compile(r"\berror\b"))
+    watch.errors = [error for error in watch.errors if "ERR_FAILED" not in error]
+    watch.check(shared_server)
+    context.close()
+
+
+def test_the_words_wait_for_the_cards(browser: Browser, shared_server: LiveServer) -> None:
+    """The message tells a battle only once its cards have landed, never before."""
+    page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference")
+    page.evaluate(
+        """() => {
+            window.said = [];
+            const box = document.getElementById("message");
+            new MutationObserver(() => {
+                const moving = document.getAnimations().filter(
+                    (a) => a.playState === "running" && a.effect.target.classList.contains("card"));
+                window.said.push([box.textContent, moving.length]);
+            }).observe(box, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+    press(page, "Turn cards")
+    press(page, "Play 10 battles")
+    said = page.evaluate("window.said")
+    told = [(text, moving) for text, moving in said if "take" in text]
+    assert len(told) == 2 and told[1][0].startswith("Battles 2–11:")
+    assert [moving for _, moving in told] == [0, 0]
+    assert "Playing battles 2–11…" in [text for text, _ in said]
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_a_long_message_can_be_scrolled_and_says_so(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A message longer than its box is marked, focusable and scrollable (not cut off)."""
+    page, watch = open_page(browser, shared_server, PHONE)
+    page.evaluate(
+        """() => {
+            const box = document.getElementById("message");
+            box.textContent = "War! ".repeat(80);
+            box.dispatchEvent(new Event("check"));
+        }"""
+    )
+    resume_with(page, shared_server, rules={"players": 4}, seed=3)
+    for _ in range(12):
+        press(page, "Play 10 battles", touch=True)
+        box = page.get_by_test_id("message")
+        if box.get_attribute("tabindex") == "0":
+            break
+    box = page.get_by_test_id("message")
+    overflows = box.evaluate("el => el.scrollHeight > el.clientHeight")
+    assert overflows == (box.get_attribute("tabindex") == "0")
+    assert overflows == ("overflows" in (box.get_attribute("class") or ""))
+    audit(page)
     watch.check(shared_server)
     page.context.close()

@@ -216,6 +216,17 @@ def test_a_player_with_no_cards_is_out_and_turns_nothing() -> None:
     assert round_.counts[2] == 0
 
 
+def test_the_round_notes_when_each_seat_went_out() -> None:
+    """`out_at` holds the battle after which a seat first had no cards, None while it has some."""
+    round_ = dealt(Rules(players=3), "2S", "AS 3C 5D", "KS 4C 6D")
+    assert round_.out_at == [None, None, None]
+    round_.play_battle()
+    assert round_.out_at == [1, None, None] and not round_.over
+    round_.play()
+    assert (round_.battles, round_.outcome) == (9, Outcome(1, Reason.ALL_CARDS))
+    assert round_.out_at == [1, None, 9]
+
+
 def test_records_are_immutable() -> None:
     """A battle record cannot be changed after the engine hands it out."""
     battle = dealt(CLASSIC, "9S 2C", "8H 3C").play_battle()

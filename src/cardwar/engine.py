@@ -211,6 +211,8 @@ class Round:
         self.wars = 0
         self.outcome: Outcome | None = None
         self.last_battle: Battle | None = None  # what the table shows after a reload
+        self.out_at: list[int | None] = [None] * len(piles)
+        """The battle after which each seat first held no cards (SPEC §3: it is out)."""
         self.time_up = False  # the caller's clock ran out and ended the round
         limits = [limit for limit in (rules.battle_limit, cap) if limit is not None]
         self._limit = min(limits) if limits else None
@@ -297,6 +299,8 @@ class Round:
             taken = len(cards)
         self.battles += 1
         counts = tuple(map(len, piles))
+        if 0 in counts:
+            self._mark_out(counts)
         self.outcome = self._ending(winner, lost_short, counts)
         self.last_battle = Battle(self.battles, steps, winner, taken, counts, self.outcome)
         return self.last_battle
@@ -326,7 +330,11 @@ class Round:
         (p1 if winner else p0).extend(cards)
         self.battles += 1
         counts = (len(p0), len(p1))
-        self.outcome = None if counts[0] and counts[1] else Outcome(winner, Reason.ALL_CARDS)
+        if counts[0] and counts[1]:
+            self.outcome = None
+        else:
+            self._mark_out(counts)
+            self.outcome = Outcome(winner, Reason.ALL_CARDS)
         limit = self._limit
         if self.outcome is None and (
             self._watching or (limit is not None and self.battles >= limit)
@@ -395,6 +403,11 @@ class Round:
             tied = [seat for seat, rank in zip(fighters, ranks, strict=True) if rank == best]
             if len(tied) == 1:
                 return steps, tied[0], lost_short
+
+    def _mark_out(self, counts: tuple[int, ...]) -> None:
+        for seat, count in enumerate(counts):
+            if count == 0 and self.out_at[seat] is None:
+                self.out_at[seat] = self.battles
 
     def call_time(self) -> Outcome:
         """End the round by a count because its clock ran out (the caller owns the clock)."""
@@ -519,6 +532,7 @@ class Round:
             piles=[list(pile) for pile in self._piles],  # card indices into DECK, top first
             table=list(self._table),
             wars=self.wars,
+            out_at=list(self.out_at),
             outcome=None if self.outcome is None else self.outcome.to_dict(),
             last_battle=None if self.last_battle is None else self.last_battle.to_dict(),
             rng=_pack_state(self._rng) if self.rules.gather is Gather.SHUFFLED else None,
@@ -539,6 +553,7 @@ class Round:
         round_._piles = [deque(pile) for pile in piles]
         round_._table = list(table)
         round_.battles, round_.wars, round_.time_up = snap["battles"], snap["wars"], snap["time_up"]
+        round_.out_at = list(snap.get("out_at") or [None] * len(piles))
         outcome = snap["outcome"]
         if outcome is not None:
             round_.outcome = Outcome(outcome["winner"], Reason(outcome["reason"]))

@@ -172,9 +172,10 @@ def create_app(settings: Settings | None = None) -> Guard:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         async def prune_now_and_then() -> None:
             while True:
-                await run_in_threadpool(games.prune)
                 await asyncio.sleep(PRUNE_EVERY_S)
+                await run_in_threadpool(games.prune)
 
+        await run_in_threadpool(games.prune)  # first at start-up, then every hour
         pruning = asyncio.create_task(prune_now_and_then())
         yield
         pruning.cancel()

@@ -80,6 +80,21 @@ def long_run(snapshot: dict[str, Any], count: int, round_id: str) -> tuple[dict[
     return round_.snapshot(), body
 
 
+def score(round_: Round, was_out: int | None) -> str | None:
+    """What a play that was not refused adds to the person's scoreboard: "won", "lost",
+    "drawn" or nothing. Seat 0 knocked out while the others play on has lost, then and there,
+    whatever the computers do after; otherwise the round counts once it ends."""
+    if was_out is not None:
+        return None  # counted when the person went out
+    out = round_.out_at[0]
+    if out is not None and (round_.outcome is None or out < round_.battles):
+        return "lost"
+    if round_.outcome is None:
+        return None
+    winner = round_.outcome.winner
+    return "drawn" if winner is None else "won" if winner == 0 else "lost"
+
+
 class Worker:
     """One worker process for long work, started when first needed."""
 
@@ -184,8 +199,9 @@ class Games:
             self._refuse_if_over(round_id, round_)
             if self._check_clock(round_id, live):
                 return round_.to_dict(round_id), []
+            was_out = round_.out_at[0]
             battles = round_.play(count)
-            self._save(round_id, round_, finished=round_.outcome is not None)
+            self._save(round_id, round_, score=score(round_, was_out))
             return round_.to_dict(round_id), battles
 
     def play_long(self, round_id: str, count: int) -> bytes:
@@ -196,9 +212,10 @@ class Games:
             self._refuse_if_over(round_id, live.round)
             if self._check_clock(round_id, live):
                 return render({"round": live.round.to_dict(round_id), "battles": []})
+            was_out = live.round.out_at[0]
             snapshot, body = self.worker.run(long_run, live.round.snapshot(), count, round_id)
             live.round = Round.resume(snapshot)
-            self._save(round_id, live.round, finished=live.round.outcome is not None)
+            self._save(round_id, live.round, score=score(live.round, was_out))
             return bytes(body)
 
     def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
@@ -300,9 +317,9 @@ class Games:
                 "start a new round to play on"
             )
 
-    def _save(self, round_id: str, round_: Round, *, finished: bool) -> None:
+    def _save(self, round_id: str, round_: Round, *, score: str | None) -> None:
         try:
-            self.store.update(round_id, round_, finished=finished)
+            self.store.update(round_id, round_, score=score)
         except BaseException:
             # The live round is now ahead of the file: forget it, so the next request resumes
             # the round exactly as stored.
@@ -317,6 +334,7 @@ class Games:
             return False
         if self._clock() - live.created_at < limit:
             return False
+        was_out = live.round.out_at[0]
         live.round.call_time()
-        self._save(round_id, live.round, finished=True)
+        self._save(round_id, live.round, score=score(live.round, was_out))
         return True

@@ -71,7 +71,7 @@ class NewRound(BaseModel):
     )
     seed: StrictInt | None = Field(
         None,
-        description="the random deal's seed; the server picks one if absent",
+        description="the random deal's seed, 0..2**63-1; the server picks one if absent",
         json_schema_extra=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_SEED}),
     )
     deal: list[list[StrictStr]] | None = Field(

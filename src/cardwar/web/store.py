@@ -63,6 +63,9 @@ FROM rounds WHERE player IS NOT NULL GROUP BY player
 """
 
 
+SCORES = {"won": "won", "lost": "lost", "drawn": "drawn"}
+
+
 @dataclass(frozen=True, slots=True)
 class RoundRow:
     """One stored round: its history, its snapshot if it has one, who plays it, and when it was
@@ -178,10 +181,10 @@ class Store:
                 ),
             )
 
-    def update(self, round_id: str, round_: Round, *, finished: bool = False) -> None:
+    def update(self, round_id: str, round_: Round, *, score: str | None = None) -> None:
         """Record the battles played since, the clock, the outcome once there is one, and where
-        the round stands. `finished` means this save is the one that ended the round: its result
-        is added to the player's scoreboard in the same transaction."""
+        the round stands; `score` ("won", "lost" or "drawn") is added to the player's
+        scoreboard in the same transaction."""
         outcome = round_.outcome
         now = time.time()
         snapshot = json.dumps(round_.snapshot())
@@ -201,15 +204,8 @@ class Store:
                         round_id,
                     ),
                 )
-                if finished and outcome is not None:
-                    # One of three fixed column names, never text from outside.
-                    column = (
-                        "drawn"
-                        if outcome.winner is None
-                        else "won"
-                        if outcome.winner == 0
-                        else "lost"
-                    )
+                if score is not None:
+                    column = SCORES[score]  # one of three fixed column names
                     self._db.execute(
                         f"INSERT INTO players (id, {column}, updated_at)"
                         " SELECT player, 1, ? FROM rounds WHERE id = ? AND player IS NOT NULL"

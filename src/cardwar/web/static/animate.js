@@ -8,7 +8,7 @@
 export const MOTION = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 1;
 
 // Milliseconds at tempo 1: a plain battle (fly, hold, travel) takes under half a second.
-const DURATION = { fly: 170, stagger: 35, hold: 90, war: 240, travel: 190, trail: 12 };
+const DURATION = { fly: 150, stagger: 30, hold: 70, war: 240, travel: 170, trail: 10 };
 const EASE = "cubic-bezier(.2, .7, .3, 1)";
 
 /** How long a plain battle (two cards, no war) takes from the press to the pile, at tempo 1. */
@@ -79,8 +79,11 @@ export class Stage {
     }
     this.running = true;
     const shown = [...counts];
+    // Cards that go to the winner are drawn dimmed at rest; they fly in bright.
+    const spent = cards.flat().filter((card) => card.classList.contains("spent"));
     try {
       winnerSlot?.classList.remove("winner");
+      for (const card of spent) card.classList.remove("spent");
       for (const list of cards) for (const card of list) card.classList.add("pending");
       this.hooks.setCounts(shown);
       const next = cards.map(() => 0);
@@ -121,9 +124,13 @@ export class Stage {
       for (const list of cards) for (const card of list) card.classList.remove("pending");
       winnerSlot?.classList.add("winner");
       await this.wait(this.ms("hold", tempo));
-      if (battle.winner !== null) await this.travel(cards.flat(), battle.winner, tempo);
+      if (battle.winner !== null) {
+        for (const card of spent) card.classList.add("spent"); // they leave for the winner
+        await this.travel(cards.flat(), battle.winner, tempo);
+      }
     } finally {
       for (const list of cards) for (const card of list) card.classList.remove("pending");
+      for (const card of spent) card.classList.add("spent");
       winnerSlot?.classList.add("winner");
       this.hooks.setCounts(battle.counts);
       this.hooks.flight.replaceChildren();

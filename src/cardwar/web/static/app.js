@@ -3,7 +3,7 @@
 import { Stage } from "./animate.js";
 import { backSvg, cardSvg } from "./art.js";
 import { canRunForever, checkChoices, matchPreset, presetName, rulesLine } from "./house.js";
-import { battleNumber, describeBattle, laidBySeat, seatNames, spread, update, view } from "./render.js";
+import { battleNumber, laidBySeat, spread, update, view } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -59,29 +59,41 @@ function fromMarkup(markup) {
 
 // -- the API ----------------------------------------------------------------------------------
 
-class ApiError extends Error {}
+class ApiError extends Error {
+  constructor(message, { offline = false } = {}) {
+    super(message);
+    this.offline = offline;
+  }
+}
 
 async function api(method, path, body) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: method === "GET" ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });
   } catch {
     throw new ApiError(
-      "The game server is not answering. Check that cardwar is still running on this computer, " +
-      "then press the button again.",
+      "The game server is not answering. Check that cardwar is still running on the computer " +
+      "that serves this page.",
+      { offline: true },
     );
   }
   const data = await response.json().catch(() => ({}));
   if (response.status === 404 && path.startsWith("/api/rounds/")) {
     throw new ApiError("This round is no longer kept on the server. Press New round to deal again.");
   }
+  if (response.status === 429) {
+    throw new ApiError(`That was a lot of presses at once: wait ${response.headers.get("Retry-After") ?? "a few"} seconds, then try again.`);
+  }
+  if (response.status >= 500) {
+    throw new ApiError(`Something went wrong on the game server (error ${response.status}).`, { offline: true });
+  }
   if (!response.ok) {
-    throw new ApiError(typeof data.detail === "string" ? `The server refused: ${data.detail}` : `The server answered ${response.status}.`);
+    throw new ApiError(typeof data.detail === "string" ? `The server refused: ${data.detail}` : `The server refused that (error ${response.status}).`);
   }
   return data;
 }
@@ -92,6 +104,7 @@ function setCounts(counts) {
   counts.forEach((count, seat) => {
     const seatEl = els.table.querySelector(`.seat[data-seat="${seat}"]`);
     seatEl.querySelector(".count").textContent = String(count);
+    seatEl.querySelector(".unit").textContent = count === 1 ? "card" : "cards";
     // A pile looks thicker the more it holds; an empty pile shows only its outline.
     seatEl.querySelector(".stack").style.setProperty("--depth", `${Math.ceil((count / 52) * 12)}px`);
     seatEl.classList.toggle("empty", count === 0);
@@ -113,6 +126,7 @@ function drawField(laid, winner) {
     row.style.setProperty("--span", String(span));
     items.forEach((item, i) => {
       const card = fromMarkup(item.kind === "up" ? cardSvg(item.code) : backSvg("", item.letter));
+      card.classList.toggle("spent", item.spent);
       card.style.setProperty("--t", String(places[i]));
       row.append(card);
     });
@@ -139,16 +153,14 @@ function drawControls(shown) {
   const over = shown.ready && shown.outcome !== null;
   els.turn.disabled = over;
   els.ten.disabled = over;
-  for (const button of CONTROLS) {
-    button.setAttribute("aria-disabled", String(state.busy || !shown.ready && button !== els.deal));
-  }
-  els.turn.classList.toggle("primary", !over);
-  els.deal.classList.toggle("primary", over);
+  for (const button of CONTROLS) button.setAttribute("aria-disabled", String(state.busy));
+  const dealNext = over || Boolean(shown.youOut);
+  els.turn.classList.toggle("primary", !dealNext);
+  els.deal.classList.toggle("primary", dealNext);
 }
 
 function drawWords(shown) {
-  els.message.textContent = shown.message;
-  els.message.classList.toggle("error", shown.error);
+  say(shown.message, shown.error);
   if (shown.ready && shown.outcome) {
     els.outcomeTitle.textContent = shown.outcome.title;
     els.outcomeWhy.textContent = shown.outcome.why;
@@ -156,6 +168,19 @@ function drawWords(shown) {
   } else {
     els.outcome.hidden = true;
   }
+}
+
+/** Put `text` in the message area; a message too long for it can be scrolled, and says so. */
+function say(text, error = false) {
+  const box = els.message;
+  if (box.textContent === text && box.classList.contains("error") === error) return;
+  box.textContent = text;
+  box.classList.toggle("error", error);
+  const overflows = box.scrollHeight > box.clientHeight + 1;
+  box.classList.toggle("overflows", overflows);
+  if (overflows) box.setAttribute("tabindex", "0");
+  else box.removeAttribute("tabindex");
+  box.scrollTop = 0;
 }
 
 function drawRules(rules) {
@@ -174,10 +199,12 @@ function drawGuide(guide) {
 }
 
 let drawnRules = null;
+let frozen = false; // while battles play out, only the controls follow the state
 
 function draw() {
   const shown = view(state);
   drawControls(shown);
+  if (frozen) return;
   drawWords(shown);
   els.won.textContent = String(state.scoreboard.won);
   els.lost.textContent = String(state.scoreboard.lost);
@@ -239,7 +266,8 @@ async function perform(work, button) {
     animation = await work();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    dispatch({ type: "failed", error: error.message });
+    const again = button ? `Press ${button.textContent.trim()} to try again.` : "Press any button to try again.";
+    dispatch({ type: "failed", error: error.offline ? `${error.message} ${again}` : error.message });
   } finally {
     button?.removeAttribute("aria-busy");
     dispatch({ type: "busy", busy: false });
@@ -250,28 +278,28 @@ async function perform(work, button) {
       await animation();
     }
   } finally {
+    frozen = false;
     els.table.setAttribute("aria-busy", "false");
+    draw();
   }
   const shown = view(state);
   announce(shown.outcome ? `${shown.announce} ${shown.outcome.title} ${shown.outcome.why}` : shown.announce);
   if (shown.ready && shown.outcome && !wasOver) els.deal.focus();
 }
 
-/** Show `battles` one after another from the pile `counts` before them, then the final table. */
+/** Show `battles` one after another from the pile `counts` before them; the words and the
+ * final table are drawn when they are done. */
 async function showBattles(battles, counts, tempo) {
   const { players } = state.round.rules;
-  const names = seatNames(players);
-  els.outcome.hidden = true;
+  if (battles.length > 1) say(`Playing battles ${battles[0].number}–${battles.at(-1).number}…`);
   let before = counts;
-  for (const [i, battle] of battles.entries()) {
+  for (const battle of battles) {
     if (action.skip) break;
     drawField(laidBySeat(battle, players), battle.winner);
     els.battleNumber.textContent = battleNumber({ ...state.round, battles: battle.number, outcome: null });
     await stage.battle(battle, before, tempo);
     before = battle.counts;
-    if (battles.length > 1 && i < battles.length - 1) els.message.textContent = describeBattle(battle, names);
   }
-  draw();
 }
 
 function announce(text) {
@@ -310,20 +338,19 @@ function play(count, button) {
     if (!state.info) return load();
     if (!state.round || state.round.outcome) return null;
     const before = state.round.counts;
-    const said = state.error ? "" : els.message.textContent;
     const result = await api("POST", `/api/rounds/${encodeURIComponent(state.round.id)}/battles`, { count });
+    // The table stays as it was, and the words too, until the battles have been shown.
+    frozen = result.battles.length > 0;
     dispatch({ type: "played", round: result.round, battles: result.battles });
-    if (result.round.outcome) await refreshScore();
-    if (result.battles.length === 0) return null;
-    // The table is drawn where it ends up; the words wait until the cards have landed.
-    drawWords({ ready: true, message: said, error: false, outcome: null });
+    if (result.round.outcome || result.round.counts[0] === 0) await refreshScore();
+    if (!frozen) return null;
     return () => showBattles(result.battles, before, count > 1 ? RUN_TEMPO : 1);
   }, button);
 }
 
 async function newRound() {
   const round = state.round;
-  if (round && round.outcome === null && round.battles > 0) {
+  if (round && round.outcome === null && round.battles > 0 && round.counts[0] > 0) {
     if (!(await confirmThrowAway(round))) return;
   }
   await act(async () => {
@@ -361,6 +388,7 @@ for (const [button, run] of [
 
 // A tap on the table, or any key that is not a control's, skips the battle that is playing.
 els.table.addEventListener("pointerdown", skipAnimation);
+els.table.addEventListener("mousedown", (event) => event.preventDefault()); // focus stays put
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
@@ -517,6 +545,16 @@ els.rulesButton.addEventListener("click", () => {
   form.preset.focus();
 });
 form.close.addEventListener("click", () => els.panel.close());
+for (const dialog of [els.panel, els.confirm]) {
+  // A click on the dimmed page around a dialog (its backdrop) closes it, as Escape does.
+  dialog.addEventListener("click", (event) => {
+    if (event.target !== dialog) return;
+    const box = dialog.getBoundingClientRect();
+    const inside = event.clientX >= box.left && event.clientX <= box.right
+      && event.clientY >= box.top && event.clientY <= box.bottom;
+    if (!inside) dialog.close();
+  });
+}
 form.deal.addEventListener("click", async () => {
   if (form.deal.getAttribute("aria-disabled") === "true") return;
   if (!(await saving)) return;

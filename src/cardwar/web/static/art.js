@@ -84,7 +84,7 @@ export function cardSvg(code, extraClass = "") {
 /** A face-down card: our own back. `letter` marks the W, A and R of a three-card war. */
 export function backSvg(extraClass = "", letter = "") {
   const mark = letter
-    ? `<g class="war-letter"><circle cx="24" cy="26" r="13"/><text x="24" y="31.5" text-anchor="middle">${letter}</text></g>`
+    ? `<g class="war-letter"><circle cx="19" cy="24" r="12.5"/><text x="19" y="29.5" text-anchor="middle">${letter}</text></g>`
     : "";
   return (
     `<svg class="card back ${extraClass}" viewBox="0 0 100 140" aria-hidden="true">` +

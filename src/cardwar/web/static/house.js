@@ -28,6 +28,14 @@ export function clockWords(seconds) {
   return seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second");
 }
 
+/** "10-minute", "90-second": a clock's length before a noun. */
+export function clockAdjective(seconds) {
+  return seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`;
+}
+
+/** 100000 -> "100,000". */
+export const number = (n) => n.toLocaleString("en");
+
 /** The preset's display name, or "House mix" for rules that match no preset. */
 export function presetName(name) {
   return name ? PRESET_NAMES[name] ?? name : "House mix";
@@ -42,28 +50,35 @@ export function matchPreset(rules, presets) {
   return null;
 }
 
-/** True when a round under these rules can run without end: no battle limit and a fixed return
- * order, so the piles may loop (SPEC §4 `cycle`, which the table notices and calls a draw). */
+/** True when a round under these rules can run without end: no battle limit, no clock and a
+ * fixed return order, so the piles may loop (a `cycle`, which the table notices and calls a
+ * draw). */
 export function canRunForever(rules) {
+  return mayLoop(rules) && rules.time_limit_s === null;
+}
+
+/** True when the table watches for a loop: no battle limit and a fixed return order. */
+export function mayLoop(rules) {
   return rules.battle_limit === null && rules.gather !== "shuffled";
 }
 
-/** The rules in force, in one short line: "3 down · last card · shuffled returns · no limit". */
+/** The rules in force, in one short line: "3 cards down · fight on with the last card ·
+ * won cards shuffled · no battle limit". Its parts are joined with no-break spaces before each
+ * dot, so a line never starts with one. */
 export function rulesLine(rules) {
   const parts = [];
   if (rules.players !== 2) parts.push(`${rules.players} players`);
-  if (rules.hand_size !== null) parts.push(`${rules.hand_size} each`);
-  if (rules.low_wins) parts.push("lowest wins");
-  parts.push(`${rules.war_down} down`);
-  parts.push(rules.shortage === "lose" ? "short loses" : "last card");
-  parts.push({ winner_first: "winner first", table: "table order", shuffled: "shuffled returns" }[rules.gather]);
-  if (rules.battle_limit === null) parts.push(canRunForever(rules) ? "no limit (may loop)" : "no limit");
-  else parts.push(`${rules.limit_outcome === "draw" ? "draw" : "most cards"} at ${rules.battle_limit}`);
-  if (rules.time_limit_s !== null) {
-    const clock = rules.time_limit_s % 60 === 0 ? `${rules.time_limit_s / 60} min` : `${rules.time_limit_s} s`;
-    parts.push(`${clock} clock`);
-  }
-  return parts.join(" · ");
+  if (rules.hand_size !== null) parts.push(`${plural(rules.hand_size, "card")} each`);
+  if (rules.low_wins) parts.push("lowest card wins");
+  parts.push(rules.war_down === 3 ? "3 down (W-A-R)" : `${plural(rules.war_down, "card")} down`);
+  parts.push(rules.shortage === "lose" ? "short of cards loses" : "fight on with the last card");
+  if (rules.gather === "table") parts.push("won cards kept in order");
+  if (rules.gather === "shuffled") parts.push("won cards shuffled");
+  if (rules.battle_limit === null) parts.push("no battle limit");
+  else if (rules.limit_outcome === "draw") parts.push(`a draw after ${number(rules.battle_limit)} battles`);
+  else parts.push(`biggest pile wins after ${number(rules.battle_limit)} battles`);
+  if (rules.time_limit_s !== null) parts.push(`${clockAdjective(rules.time_limit_s)} clock`);
+  return parts.join("\u00a0· ");
 }
 
 function opponents(players) {
@@ -89,21 +104,25 @@ function limitWords(rules) {
     const then = rules.limit_outcome === "draw"
       ? "the round stops there as a draw"
       : "the cards are counted and the biggest pile wins (a tie is a draw)";
-    return `After ${rules.battle_limit} battles without a winner, ${then}.`;
+    return `After ${number(rules.battle_limit)} battles without a winner, ${then}.`;
+  }
+  const loop = "With a fixed return order the piles can come back to an order they were in " +
+    "before; then the round would loop for ever, so it stops there as a draw.";
+  if (rules.time_limit_s !== null) {
+    return "There is no battle limit: the clock decides how long the round lasts, unless a " +
+      `player takes every card first.${rules.gather === "shuffled" ? "" : ` ${loop}`}`;
   }
   if (rules.gather === "shuffled") {
     return "There is no battle limit: the round goes on until one player holds every card. " +
       "Shuffled returns keep it from looping, but it can still run long.";
   }
-  return "There is no battle limit: the round goes on until one player holds every card. " +
-    "With a fixed return order the piles can come back to an order they were in before; then " +
-    "the round would loop for ever, so it stops there as a draw.";
+  return `There is no battle limit: the round goes on until one player holds every card. ${loop}`;
 }
 
 function workedExample(rules) {
   const n = rules.war_down;
   const [mine, theirs, lead, pair] = rules.low_wins
-    ? ["3♦", "7♠", "This is Peace, so the lower card wins", "the three and the seven"]
+    ? ["3♦", "7♠", "This is Peace: the lower card wins", "the three and the seven"]
     : ["K♦", "7♠", "The king is higher", "the king and the seven"];
   const down = n === 0
     ? "You each turn the next card straight up, with none face down."
@@ -131,28 +150,30 @@ export function guideText(rules) {
   const deal = rules.players === 2
     ? `The shuffled deck is dealt into two face-down piles, ${hand} cards for you and ${hand} for the computer.`
     : `The shuffled deck is dealt into ${NUMBER_WORDS[rules.players]} face-down piles, ${hand} cards each for you and ${opponents(rules.players)}.`;
-  const aside = setAside > 0 ? ` The other ${plural(setAside, "card")} ${setAside === 1 ? "is" : "are"} set aside and never play.` : "";
+  const aside = setAside === 0 ? ""
+    : setAside === 1 ? " The one card left over is set aside and never plays."
+    : ` The other ${setAside} cards are set aside and never play.`;
   const ranks = rules.low_wins
     ? "This is Peace: the lowest card wins, so 2 is the best card and the ace the worst. Suits play no part."
     : "Ace is the highest, then king, queen, jack, 10 and down to 2. Suits play no part.";
-  const everyone = rules.players === 2 ? "both of you turn" : "everyone turns";
+  const everyone = rules.players === 2 ? "both of you turn the top card of your pile" : "everyone turns the top card of their pile";
   const short = rules.shortage === "lose"
     ? `A war needs ${cardsInWords(n + 1)} from each player in it. If you cannot lay them, you cannot finish the war and lose the round; if everyone in the war runs short at the same moment, it is a draw.`
     : `A war needs ${cardsInWords(n + 1)} from each player in it. A player who has fewer lays all but their last card face down and fights on with the last one; a player with no card left drops out. If nobody in the war has a card left, it is a draw.`;
   const clock = rules.time_limit_s === null ? ""
-    : `There is a ${clockWords(rules.time_limit_s)} clock. When it runs out, the cards are counted and the biggest pile wins; a tie is a draw.`;
+    : `There is a ${clockAdjective(rules.time_limit_s)} clock, started at the deal. When it runs out, the cards are counted and the biggest pile wins; a tie is a draw.`;
   const drawReasons = [];
   if (rules.battle_limit !== null && rules.limit_outcome === "draw") drawReasons.push(`${rules.battle_limit} battles went by without anyone taking every card`);
   if (rules.battle_limit !== null && rules.limit_outcome === "most_cards") drawReasons.push("the cards were counted at the battle limit and the leaders held the same number");
   if (rules.time_limit_s !== null) drawReasons.push("the clock ran out with the leaders holding the same number of cards");
   drawReasons.push("everyone in a war ran out of cards at the same moment");
-  if (canRunForever(rules)) {
+  if (mayLoop(rules)) {
     drawReasons.push("the piles came back to an order they had before, so the round would have looped for ever");
   }
   return {
     aim: `Win battles by turning up the ${higher} card, and keep going until every card in play is yours. ${rules.players === 2 ? "The computer is" : `The ${opponents(rules.players)} are`} after the same thing.`,
     deal: deal + aside,
-    battle: `Each battle, ${everyone} the top card of your pile. The ${higher} rank takes every card turned. ${ranks}`,
+    battle: `Each battle, ${everyone}. The ${higher} rank takes every card turned. ${ranks}`,
     war: `If the top cards share the best rank, it is war: each player in the tie ${warDownWords(n)}. The ${higher} of the new cards takes everything on the table; anyone not in the tie just waits. Another tie means another war, on top of the first.`,
     gather: `Cards you win go face down under your pile, ${gatherWords(rules.gather)}, and come round again later.`,
     short,
@@ -189,10 +210,10 @@ export function rulesSentence(rules) {
   ];
   let limit;
   if (rules.battle_limit === null) limit = "no battle limit";
-  else if (rules.limit_outcome === "draw") limit = `${rules.battle_limit} battles without a winner is a draw`;
-  else limit = `after ${rules.battle_limit} battles the biggest pile wins`;
+  else if (rules.limit_outcome === "draw") limit = `${number(rules.battle_limit)} battles without a winner is a draw`;
+  else limit = `after ${number(rules.battle_limit)} battles the biggest pile wins`;
   parts.push(limit);
-  if (rules.time_limit_s !== null) parts.push(`a ${clockWords(rules.time_limit_s)} clock, then the biggest pile wins`);
+  if (rules.time_limit_s !== null) parts.push(`a ${clockAdjective(rules.time_limit_s)} clock, then the biggest pile wins`);
   return `${parts.join(", ")}.`;
 }
 
@@ -213,8 +234,11 @@ export function checkChoices(chosen, fields) {
   const limit = fields.battle_limit;
   if (rules.battle_limit !== null) {
     if (!Number.isInteger(rules.battle_limit) || rules.battle_limit < limit.min || rules.battle_limit > limit.max) {
-      problems.push(`Battle limit: a whole number from ${limit.min} to ${limit.max}, or no limit.`);
+      problems.push(`Battle limit: a whole number from ${number(limit.min)} to ${number(limit.max)}, or no limit.`);
     }
+  }
+  if (rules.shortage === "lose" && rules.hand_size !== null && rules.hand_size < rules.war_down + 1) {
+    notes.push(`A war needs ${rules.war_down + 1} cards from each player in it, more than the ${plural(rules.hand_size, "card")} each is dealt: the first tie will probably end the round.`);
   }
   return { rules, problems, notes };
 }

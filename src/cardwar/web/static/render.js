@@ -5,9 +5,9 @@ import { guideText, handSize, rulesLine } from "./house.js";
 
 export { cardLabel, cardWords, rankPhrase } from "./art.js";
 
-/** Seat names in a sentence: "You", then "the Computer" (or Computer 1-3 at a bigger table). */
+/** Seat names in a sentence: "You", then "the computer" (or Computer 1-3 at a bigger table). */
 export function seatNames(players) {
-  if (players === 2) return ["You", "the Computer"];
+  if (players === 2) return ["You", "the computer"];
   return ["You", ...Array.from({ length: players - 1 }, (_, i) => `Computer ${i + 1}`)];
 }
 
@@ -26,7 +26,8 @@ function joinAnd(items) {
 
 /**
  * What each seat laid in a battle, card by card in the order laid: `{kind: "down", letter}` or
- * `{kind: "up", code}`. A war of three face-down cards spells W-A-R on them.
+ * `{kind: "up", code}`. A war of three face-down cards spells W-A-R on them. Once the battle is
+ * won, every card but the winning one is `spent`: it has gone to the winner's pile.
  */
 export function laidBySeat(battle, players) {
   const seats = Array.from({ length: players }, () => []);
@@ -34,9 +35,15 @@ export function laidBySeat(battle, players) {
     step.up.forEach((code, seat) => {
       const down = step.down[seat];
       const spells = down === 3 && code !== null;
-      for (let i = 0; i < down; i++) seats[seat].push({ kind: "down", letter: spells ? "WAR"[i] : "" });
-      if (code !== null) seats[seat].push({ kind: "up", code });
+      for (let i = 0; i < down; i++) seats[seat].push({ kind: "down", letter: spells ? "WAR"[i] : "", spent: false });
+      if (code !== null) seats[seat].push({ kind: "up", code, spent: false });
     });
+  }
+  if (battle.winner !== null) {
+    const mine = seats[battle.winner];
+    const winning = mine.map((item) => item.kind).lastIndexOf("up");
+    for (const items of seats) for (const item of items) item.spent = true;
+    if (winning >= 0) mine[winning].spent = false;
   }
   return seats;
 }
@@ -44,7 +51,7 @@ export function laidBySeat(battle, players) {
 // How far along a seat's row each laid card sits, in card widths: a face-up card leaves room to
 // read it, face-down cards overlap more. The page squeezes the row when the slot is narrower.
 const AFTER_UP = 0.5;
-const AFTER_DOWN = 0.3;
+const AFTER_DOWN = 0.34;
 
 /** Each item's place along its row, `t` from 0 (first) to 1 (last), and the row's `span`. */
 export function spread(items) {
@@ -113,8 +120,9 @@ export function describeBattle(battle, names, { tellOut = true } = {}) {
       }
       const fighters = step.up.filter((code) => code !== null).length;
       const downs = [...new Set(step.up.flatMap((code, seat) => (code !== null ? [step.down[seat]] : [])))];
-      if (i === 0 && fighters > 1 && downs.length === 1 && downs[0] > 0) {
-        parts.push(`Each lays ${plural(downs[0], "card")} face down and turns one up.`);
+      if (i === 0 && fighters > 1 && downs.length === 1) {
+        parts.push(downs[0] > 0 ? `Each lays ${plural(downs[0], "card")} face down and turns one up.`
+          : "Each turns the next card straight up.");
       }
     }
   }
@@ -129,13 +137,16 @@ export function describeBattle(battle, names, { tellOut = true } = {}) {
   }
   if (tellOut && battle.outcome === null) {
     for (const seat of knockedOut(battle)) {
-      parts.push(seat === 0 ? "You are out of cards; the others play on." : `${capital(names[seat])} is out.`);
+      parts.push(seat === 0 ? YOU_OUT : `${capital(names[seat])} is out.`);
     }
   }
   return parts.join(" ");
 }
 
-/** A run of battles (Play 10 battles) in one sentence, then the last one told in full. */
+const YOU_OUT = "You are out of cards, so this round is lost for you.";
+
+/** A run of battles (Play 10 battles) in one sentence, then the last one told in full (at a
+ * table of two: with more seats the sentence is long enough, and the table shows the rest). */
 export function describeRun(battles, names) {
   if (battles.length === 0) return "No battles were played.";
   if (battles.length === 1) return describeBattle(battles[0], names);
@@ -150,13 +161,11 @@ export function describeRun(battles, names) {
   const from = battles[0].number;
   const to = battles[battles.length - 1].number;
   const out = battles.flatMap((battle) => (battle.outcome === null ? knockedOut(battle) : []));
-  const gone = out.length === 0 ? ""
-    : ` ${out.includes(0) ? "You are out of cards; the others play on." : `${joinAnd(out.map((seat) => names[seat]))} ${out.length === 1 ? "is" : "are"} out.`}`;
-  return (
-    `Battles ${from}–${to}: ${tally}` +
-    (wars > 0 ? `, with ${plural(wars, "war")}` : "") +
-    `.${gone} Last: ${describeBattle(battles.at(-1), names, { tellOut: false })}`
-  );
+  const others = out.filter((seat) => seat !== 0).map((seat) => names[seat]);
+  let gone = others.length === 0 ? "" : ` ${joinAnd(others)} ${others.length === 1 ? "is" : "are"} out.`;
+  if (out.includes(0)) gone += ` ${YOU_OUT}`;
+  const last = names.length === 2 ? ` Last: ${describeBattle(battles.at(-1), names, { tellOut: false })}` : "";
+  return `Battles ${from}–${to}: ${tally}${wars > 0 ? `, with ${plural(wars, "war")}` : ""}.${gone}${last}`;
 }
 
 /** The end of a round, for every reason the rules know (SPEC §4). */
@@ -170,11 +179,11 @@ export function describeOutcome(outcome, names, round) {
   let why;
   switch (outcome.reason) {
     case "all_cards":
-      if (you(winner)) why = `You hold all ${total} cards: ${two ? "the Computer" : "everyone else"} ran out.`;
+      if (you(winner)) why = `You hold all ${total} cards: ${two ? "the computer" : "everyone else"} ran out.`;
       else why = `${capital(winner)} holds every card: ${two ? "you" : "everyone else"} ran out.`;
       break;
     case "opponent_short":
-      if (you(winner)) why = `${two ? "The Computer" : "The last of the others"} could not finish a war, so you take every card.`;
+      if (you(winner)) why = `${two ? "The computer" : "The last of the others"} could not finish a war, so you take every card.`;
       else if (two) why = `You could not finish a war, so ${winner} takes every card.`;
       else why = `${capital(winner)} is the last player left: the others ran out or could not finish a war.`;
       break;
@@ -210,8 +219,8 @@ export function battleNumber(round) {
 }
 
 function freshDeal(rules) {
-  const hand = handSize(rules);
-  const who = rules.players === 2 ? `${hand} cards each` : `${hand} cards each for you and ${rules.players - 1} computer players`;
+  const hand = plural(handSize(rules), "card");
+  const who = rules.players === 2 ? `${hand} each` : `${hand} each for you and ${rules.players - 1} computer players`;
   return `A fresh deal: ${who}. Press Turn cards to play the first battle.`;
 }
 
@@ -228,13 +237,15 @@ export function update(state, message) {
         info: message.info,
         battles: [],
         resumed: message.round !== null,
+        clockRang: false,
         error: null,
       };
     case "dealt":
-      return { ...state, round: message.round, lastBattle: null, battles: [], resumed: false, error: null };
+      return { ...state, round: message.round, lastBattle: null, battles: [], resumed: false, clockRang: false, error: null };
     case "played": {
       const lastBattle = message.battles.length > 0 ? message.battles.at(-1) : state.lastBattle;
-      return { ...state, round: message.round, lastBattle, battles: message.battles, resumed: false, error: null };
+      const clockRang = message.battles.length === 0 && message.round.outcome !== null;
+      return { ...state, round: message.round, lastBattle, battles: message.battles, resumed: false, clockRang, error: null };
     }
     case "chosen":
       return { ...state, houseRules: message.houseRules };
@@ -270,11 +281,14 @@ export function view(state) {
   if (state.error) message = state.error;
   else if (battles.length > 0) message = describeRun(battles, names);
   else if (round.battles === 0 && !over) message = freshDeal(rules);
+  else if (over && round.outcome.reason === "time_up" && state.clockRang) message = "The clock ran out before that battle, so the cards were counted.";
   else if (over) message = "This round is over. Press New round to deal again.";
   else if (state.resumed) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
   else message = last ? describeBattle(last, names) : `Your round resumes at battle ${round.battles + 1}.`;
+  const youOut = !over && round.counts[0] === 0;
   return {
     ready: true,
+    youOut,
     players: rules.players,
     names,
     labels: seatLabels(rules.players),
