@@ -175,6 +175,7 @@ def create_app(settings: Settings | None = None) -> Guard:
                 await asyncio.sleep(PRUNE_EVERY_S)
                 await run_in_threadpool(games.prune)
 
+        games.open()
         await run_in_threadpool(games.prune)  # first at start-up, then every hour
         pruning = asyncio.create_task(prune_now_and_then())
         yield

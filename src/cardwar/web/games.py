@@ -125,6 +125,9 @@ class Worker:
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.terminate()
+            for process in processes:
+                process.join(5)
+            pool.shutdown(wait=True)  # now quick: lets the pool release its queues and locks
 
 
 class Games:
@@ -261,6 +264,10 @@ class Games:
         with self._cache_lock:
             self._cache.clear()  # a pruned round must not live on in memory
         return removed
+
+    def open(self) -> None:
+        """Open the database again after `close` (a server that starts, stops and starts)."""
+        self.store.open()
 
     def close(self) -> None:
         """Stop the worker and close the database."""

@@ -103,11 +103,21 @@ class Store:
     transaction."""
 
     def __init__(self, path: Path) -> None:
-        _private_file(path)
-        # One connection guarded by a lock: SQLite writes one transaction at a time anyway.
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._path = path
         self._lock = threading.Lock()
+        self._closed = True
+        self.open()
+
+    def open(self) -> None:
+        """Open the file (creating it, and bringing an older one up to date); a store that is
+        open already stays as it is."""
         with self._lock:
+            if not self._closed:
+                return
+            _private_file(self._path)
+            # One connection guarded by a lock: SQLite writes one transaction at a time anyway.
+            self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
+            self._closed = False
             self._db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a committed battle survives the process being killed.
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -135,9 +145,11 @@ class Store:
             )
 
     def close(self) -> None:
-        """Close the database file."""
+        """Close the database file (`open` opens it again)."""
         with self._lock:
-            self._db.close()
+            if not self._closed:
+                self._db.close()
+                self._closed = True
 
     def secret(self) -> bytes:
         """This file's own random key (made on first use), which signs the players' ids."""
