@@ -1039,3 +1039,51 @@ def test_a_long_message_can_be_scrolled_and_says_so(
     audit(page)
     watch.check(shared_server)
     page.context.close()
+
+
+@DEVICES
+def test_every_state_of_the_table_passes_the_audit(
+    browser: Browser, shared_server: LiveServer, device: dict[str, Any]
+) -> None:
+    """axe-core finds no WCAG 2.1 AA violation in any state a player meets, on both screens:
+    a fresh deal, a war with W-A-R laid out, a long message, House rules (with a problem shown),
+    New round's question, a server that does not answer, three and four seats with a seat out,
+    and a round's end."""
+    touch = bool(device.get("has_touch"))
+    page, watch = open_page(browser, shared_server, device)
+    audit(page)  # a fresh deal
+    resume_with(page, shared_server, preset="traditional", deal=LONG_WAR)
+    press(page, "Turn cards", touch)
+    audit(page)  # a double war of three down, a long message
+    dialog = open_house_rules(page)
+    limit = dialog.get_by_label("Battle limit", exact=True)
+    dialog.get_by_label("No battle limit", exact=True).set_checked(False)
+    limit.fill("0")
+    limit.press("Tab")
+    expect(dialog.get_by_role("alert")).not_to_be_empty()
+    audit(page)  # the panel, with a problem explained
+    page.keyboard.press("Escape")
+    button(page, "New round").click()
+    expect(page.get_by_role("dialog", name="Throw this round away?")).to_be_visible()
+    audit(page)  # New round's question
+    page.get_by_role("button", name="Keep playing").click()
+    page.route("**/api/**", lambda route: route.abort())
+    press(page, "Turn cards", touch)
+    expect(page.get_by_test_id("message")).to_have_class(re.compile(r"\berror\b"))
+    audit(page)  # the server-down message
+    page.unroute("**/api/**")
+    for players, deal in ((3, [["2S", "QH"], ["AS", "3C"], ["2H", "4C"]]), (4, None)):
+        if deal:
+            resume_with(page, shared_server, rules={"players": players}, deal=deal)
+        else:
+            resume_with(page, shared_server, rules={"players": players, "hand_size": 4}, seed=1)
+        for _ in range(4):
+            press(page, "Turn cards", touch)
+        audit(page)  # a bigger table, a seat out
+    resume_with(page, shared_server, deal=ENDS_AT_ONCE[2])
+    press(page, "Turn cards", touch)
+    expect(page.get_by_test_id("outcome")).to_be_visible()
+    audit(page)  # a round's end
+    watch.errors = [error for error in watch.errors if "ERR_FAILED" not in error]
+    watch.check(shared_server)
+    page.context.close()
