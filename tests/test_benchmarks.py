@@ -34,3 +34,55 @@ def test_api_benchmark_prints_click_static_probe_and_target() -> None:
     assert "flat out one-battle click" in out
     assert "click / probe" in out
     assert "target: paced click p99 under 10 ms" in out
+
+
+def test_hostile_benchmark_prints_players_attacker_memory_storage_and_targets() -> None:
+    out = run(
+        "hostile.py",
+        *("--players", "3", "--seconds", "2", "--baseline-seconds", "1", "--think-ms", "100"),
+        *("--long-requests", "2", "--flood", "40", "--body-mb", "1"),
+    )
+    for line in ("  baseline ", "  under attack ", "under attack / baseline: p99"):
+        assert line in out, line
+    for figure in ("clicks", "p50", "p99", "worst", "failures", "peak memory"):
+        assert out.count(figure) >= 2, figure
+    for attack in (
+        "dealt the endless round:",
+        "2 requests of 100,000 battles",
+        "1 MB body with a Content-Length:",
+        "1 MB body chunked:",
+        "flood of 40 new rounds",
+        "read of the endless round:",
+        "the long requests' answers",
+    ):
+        assert attack in out, attack
+    assert "stored: " in out
+    assert "errors logged" in out
+    for goal in (
+        "players' p99 under 100 ms",
+        "no click over 500 ms",
+        "no failed click",
+        "peak memory under 300 MB",
+        "nothing lost",
+    ):
+        assert f"target: {goal}: target " in out, goal
+
+
+def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> None:
+    out = run(
+        "load.py",
+        *("--players", "6", "--seconds", "1.5", "--few-players", "2", "--few-seconds", "1"),
+    )
+    for line in ("   2 players ", "   6 players ", "6 / 2 players: p99", "stored: "):
+        assert line in out, line
+    for figure in ("clicks", "/s", "p50", "p99", "worst", "peak memory"):
+        assert out.count(figure) >= 2, figure
+    assert "throughput" in out
+    for goal in (
+        "at least 57 clicks/s",
+        "p99 under 10 ms",
+        "peak memory under 100 MB",
+        "no failed click",
+        "nothing lost",
+    ):
+        assert f"target: {goal}: target " in out, goal

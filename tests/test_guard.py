@@ -292,8 +292,8 @@ def test_new_rounds_are_rate_limited_per_browser(make_client: ClientFactory) -> 
     assert client.post("/api/rounds", json={"seed": 1}).status_code == 429
 
 
-def test_newcomers_are_rate_limited_across_the_server(make_client: ClientFactory) -> None:
-    """Clients that never send their cookie back share one budget of new ids."""
+def test_newcomers_are_rate_limited_by_address(make_client: ClientFactory) -> None:
+    """Clients that never send their cookie back share one budget of new ids per address."""
     now = [1_000_000.0]
     client = make_client(clock=lambda: now[0])
     answers = []
@@ -385,6 +385,45 @@ def test_one_long_run_at_a_time_per_browser(make_client: ClientFactory) -> None:
     assert second.status_code == 429
     assert second.json()["detail"].startswith("battles: one long run at a time")
     assert click.status_code == 200
+
+
+def test_a_long_run_never_holds_up_another_rounds_click(make_client: ClientFactory) -> None:
+    """While one round plays 100,000 battles, clicks on a hundred other rounds are answered at
+    once, inline (a plain JSON answer, never the long run's chunks); a click on the busy round
+    itself is told to wait (429)."""
+    client = make_client()
+    long_round = deal(client, rules=ENDLESS, seed=39)["id"]
+    others = [deal(client, seed=n)["id"] for n in range(29)]
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(
+            client.post, f"/api/rounds/{long_round}/battles", json={"count": 100_000}
+        )
+        time.sleep(0.1)
+        clicks = [client.post(f"/api/rounds/{rid}/battles", json={"count": 1}) for rid in others]
+        busy = client.post(f"/api/rounds/{long_round}/battles", json={"count": 1})
+        assert running.result().status_code == 200
+    assert [click.status_code for click in clicks] == [200] * len(others)
+    assert all("content-length" in click.headers for click in clicks)
+    if busy.status_code != 200:  # the long run may already be over
+        assert busy.status_code == 429
+        assert busy.json()["detail"].startswith("battles: this round is busy with a long run")
+
+
+def test_each_round_has_a_lock_of_its_own(make_client: ClientFactory) -> None:
+    """A round held by a request never makes another round wait, however many rounds there
+    are (locks were once shared by stripes of rounds, and a click met someone's long run)."""
+    client = make_client()
+    games = client.app.app.state.games  # type: ignore[attr-defined]
+    held = deal(client, seed=1)["id"]
+    others = [deal(client, seed=n)["id"] for n in range(2, 30)]
+    others += [f"missing-{n}" for n in range(300)]  # ids no round has: a lock each all the same
+    with games._holding(held, wait=True):
+        assert games.play(held, 1, wait=False) is None
+        for round_id in others[:28]:
+            assert games.play(round_id, 1, wait=False) is not None
+        for round_id in others[28:]:
+            with games._holding(round_id, wait=False) as got:
+                assert got
 
 
 # -- operations ------------------------------------------------------------------------------------

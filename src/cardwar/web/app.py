@@ -165,6 +165,9 @@ def create_app(settings: Settings | None = None) -> Guard:
     all_writes = Buckets(
         20 * settings.writes_per_minute / 60, 20 * settings.writes_burst, settings.clock
     )
+    by_address = Buckets(
+        4 * settings.writes_per_minute / 60, 4 * settings.writes_burst, settings.clock
+    )
     newcomers = Buckets(settings.new_players_per_minute / 60, 60, settings.clock)
     long_runs = LongRuns(settings.long_runs)
 
@@ -199,13 +202,21 @@ def create_app(settings: Settings | None = None) -> Guard:
     app.state.games = games
     app.state.settings = settings
 
+    def address(request: Request) -> str:
+        return request.client.host if request.client is not None else "(unknown)"
+
     def current_player(request: Request) -> Player:
-        """The player named by the cookie, or a new signed id (newcomers are rate-limited)."""
+        """The player named by the cookie, or a new signed id (newcomers are rate-limited by
+        network address, so one client cannot keep out everyone else's)."""
         known = request.cookies.get(settings.cookie_name, "")
         if ids.valid(known):
             return Player(known, new=False)
-        admit("newcomers", (newcomers, "*"))
+        admit("newcomers", (newcomers, address(request)))
         return Player(ids.issue(), new=True)
+
+    def admit_write(what: str, request: Request, who: Player) -> None:
+        """A write counts against its browser, its network address and the whole server."""
+        admit(what, (writes, who.id), (by_address, address(request)), (all_writes, "*"))
 
     def cookie_key(request: Request) -> str:
         """Whom a long run counts for: the cookie's player, or every stranger together."""
@@ -254,8 +265,10 @@ def create_app(settings: Settings | None = None) -> Guard:
         # A click (a few battles) is played right here: a hop to a worker would cost more than
         # the battles. Long runs, or a round another request holds, go to the worker process
         # and are sent in chunks, so that they never stall anyone else's clicks.
-        played = games.play(round_id, count, wait=False) if count <= INLINE_BATTLES else None
-        if played is not None:
+        if count <= INLINE_BATTLES:
+            played = games.play(round_id, count, wait=False)
+            if played is None:  # only a long run of this same round holds it that long
+                raise RateLimited("battles: this round is busy with a long run", 1)
             return reply(_battles_content(*played))
         who = cookie_key(request)
         long_runs.enter(who)
@@ -289,7 +302,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
         body = parse(NewRound, await request.body())
         who = current_player(request)
-        admit("new rounds", (writes, who.id), (all_writes, "*"))
+        admit_write("new rounds", request, who)
         round_ = await run_in_threadpool(
             games.create, who.id, preset=body.preset, rules=body.rules, seed=body.seed,
             deal=body.deal,
@@ -349,7 +362,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         them. Remembered per browser, like the scoreboard."""
         body = parse(ChooseHouseRules, await request.body())
         who = current_player(request)
-        admit("house rules", (writes, who.id), (all_writes, "*"))
+        admit_write("house rules", request, who)
         chosen = await run_in_threadpool(
             games.choose_house_rules, who.id, preset=body.preset, rules=body.rules
         )

@@ -17,6 +17,7 @@ import multiprocessing
 import secrets
 import signal
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +31,6 @@ from cardwar.rules import Rules
 from cardwar.web.settings import Settings
 from cardwar.web.store import Scoreboard, Store
 
-LOCK_STRIPES = 64
 DAY = 24 * 3600
 
 
@@ -130,6 +130,17 @@ class Worker:
             pool.shutdown(wait=True)  # now quick: lets the pool release its queues and locks
 
 
+class RoundLock:
+    """A lock that can be weakly referenced (a bare `threading.Lock` cannot)."""
+
+    __slots__ = ("__weakref__", "acquire", "release")
+
+    def __init__(self) -> None:
+        lock = threading.Lock()
+        self.acquire = lock.acquire
+        self.release = lock.release
+
+
 class Games:
     """Every round of the server, kept in SQLite and, while in use, in memory."""
 
@@ -140,7 +151,10 @@ class Games:
         self._clock = settings.clock
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+        # One lock per round, alive while anyone holds or waits for it: a round's long run
+        # never holds up another round's click (locks shared between rounds once did).
+        self._locks: weakref.WeakValueDictionary[str, RoundLock] = weakref.WeakValueDictionary()
+        self._locks_lock = threading.Lock()
 
     def create(
         self,
@@ -279,7 +293,10 @@ class Games:
     @contextmanager
     def _holding(self, round_id: str, wait: bool) -> Iterator[bool]:
         """Hold the round's lock; yield False, holding nothing, if it is taken and not `wait`."""
-        lock = self._locks[hash(round_id) % LOCK_STRIPES]
+        with self._locks_lock:
+            lock = self._locks.get(round_id)
+            if lock is None:
+                lock = self._locks[round_id] = RoundLock()
         if not lock.acquire(blocking=wait):
             yield False
             return
