@@ -86,3 +86,20 @@ def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> 
         "nothing lost",
     ):
         assert f"target: {goal}: target " in out, goal
+
+
+def test_simulate_benchmark_prints_speeds_ratios_memory_and_targets() -> None:
+    out = run(
+        "simulate.py", "--games", "20000", "--engine-rounds", "20",
+        "--memory-rounds", "20000", "--cli-games", "20000",
+    )  # fmt: skip
+    for line in (
+        "readable engine, classic, one core:",
+        "simulator, classic, one core:",
+        "simulator / readable engine:",
+        "two workers / one:",
+        "peak memory, 20,000 rounds:",
+        "cardwar simulate --games 20,000:",
+    ):
+        assert line in out
+    assert out.count("target") == 4

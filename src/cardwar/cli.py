@@ -199,6 +199,66 @@ def build_parser() -> argparse.ArgumentParser:
         help="also answer requests addressed to NAME (a host name this computer is reached "
         "by); may be given more than once",
     )
+
+    sim = commands.add_parser(
+        "simulate",
+        help="play many rounds on the fast simulator and sum them up",
+        description=textwrap.fill(
+            "Play many rounds on the fast simulator, a second implementation of the rules held "
+            "round by round to the readable engine, on every core; a progress bar while it runs, "
+            "then a table of outcomes, endings, battles and wars a round (or one JSON object with "
+            "--json). A seed gives the same figures on any machine. --enumerate plays every deal "
+            "of a small deck instead, and --deals the deals in a file. Rounds take no time here, "
+            "so a clock never runs out.",
+            width=79,
+        ),
+        epilog=rules_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sim.add_argument(
+        "--preset", default="classic", choices=list(PRESETS), help="rules to start from (classic)"
+    )
+    sim.add_argument("--rules", metavar="JSON", help="rule fields that override the preset")
+    sim.add_argument(
+        "--games",
+        type=_whole(1, 10**12),
+        default=100_000,
+        metavar="N",
+        help="rounds to play, each on its own random deal (default: 100000)",
+    )
+    sim.add_argument(
+        "--seed",
+        type=_whole(0, MAX_SEED),
+        metavar="S",
+        help="seed of the run (default: a fresh random seed, printed so you can run it again)",
+    )
+    sim.add_argument(
+        "--workers",
+        type=_whole(1, 1024),
+        metavar="N",
+        help="threads to play on (default: every core of this machine)",
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    kind = sim.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--enumerate",
+        metavar="RANKSxSUITS",
+        help="play every deal of a small deck once instead (a deal and its mirror once), such "
+        "as 8x1 or 4x3; with no battle limit unless --rules sets one, so loops show",
+    )
+    kind.add_argument(
+        "--deals",
+        type=Path,
+        metavar="FILE",
+        help="play the deals in FILE instead, one JSON deal a line (one pile per seat, top card "
+        "first), and print one JSON result a line",
+    )
+    sim.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="spread the run over the Dask cluster at ADDRESS (needs cardwar[dask]); the same "
+        "result as here for the same seed",
+    )
     return parser
 
 
@@ -217,6 +277,21 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
                 keep_days=args.keep_days,
                 allow_hosts=args.allow_host,
             )
+        if args.command == "simulate":
+            from cardwar.sim.commands import simulate_command  # numba loads only when asked
+
+            return simulate_command(
+                out,
+                preset=args.preset,
+                rules_json=args.rules,
+                games=args.games,
+                seed=args.seed,
+                workers=args.workers,
+                as_json=args.json,
+                enumerate_deck=args.enumerate,
+                deals_file=args.deals,
+                dask=args.dask,
+            )
         if args.command == "round":
             return play_round(
                 out,
@@ -232,13 +307,21 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
     raise AssertionError(f"unhandled command {args.command!r}")  # argparse allows no other
 
 
-def _load_json(option: str, text: str) -> Any:
+def load_json(option: str, text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise RulesError(
             f"{option}: not valid JSON ({error.msg} at character {error.pos})"
         ) from None
+
+
+def chosen_rules(preset: str, rules_json: str | None) -> Rules:
+    """A preset with the fields of `--rules` laid over it."""
+    rules = Rules.preset(preset)
+    if rules_json is not None:
+        rules = Rules.from_dict(load_json("--rules", rules_json), base=rules)
+    return rules
 
 
 def play_round(
@@ -251,25 +334,23 @@ def play_round(
     as_json: bool = False,
 ) -> int:
     """Play one whole round and print it: every battle, then the outcome (or one JSON object)."""
-    rules = Rules.preset(preset)
-    if rules_json is not None:
-        rules = Rules.from_dict(_load_json("--rules", rules_json), base=rules)
-    deal = None if deal_json is None else _load_json("--deal", deal_json)
+    rules = chosen_rules(preset, rules_json)
+    deal = None if deal_json is None else load_json("--deal", deal_json)
     if seed is None:
         seed = 0 if deal is not None else secrets.randbelow(MAX_SEED + 1)
     round_ = Round(rules, seed=seed, deal=deal)
     battles = round_.play()
     if as_json:
-        _line(out, json.dumps(round_.to_dict()))
+        print_line(out, json.dumps(round_.to_dict()))
         return 0
     names = seat_names(rules.players)
     source = "explicit deal" if deal is not None else f"seed {seed}"
-    _line(out, f"cardwar round · {preset} · {source}")
+    print_line(out, f"cardwar round · {preset} · {source}")
     for battle in battles:
-        _line(out, describe_battle(battle, names))
+        print_line(out, describe_battle(battle, names))
     assert round_.outcome is not None  # play() runs to the end
-    _line(out, describe_outcome(round_.outcome, names, round_.battles))
-    _line(out, f"{plural(round_.battles, 'battle')}, {plural(round_.wars, 'war')}.")
+    print_line(out, describe_outcome(round_.outcome, names, round_.battles))
+    print_line(out, f"{plural(round_.battles, 'battle')}, {plural(round_.wars, 'war')}.")
     return 0
 
 
@@ -304,10 +385,12 @@ def serve(
     settings = Settings(**options)
     app = create_app(settings)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
-    _line(out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)")
-    _line(out, f"cardwar: rounds are kept in {settings.db_path.resolve()}")
+    print_line(
+        out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)"
+    )
+    print_line(out, f"cardwar: rounds are kept in {settings.db_path.resolve()}")
     if host not in LOOPBACK_HOSTS:
-        _line(
+        print_line(
             out,
             f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
             "reach it on your network can play here",
@@ -324,7 +407,7 @@ def serve(
     return 0
 
 
-def _line(out: Console, text: str) -> None:
+def print_line(out: Console, text: str) -> None:
     # Plain text, never wrapped or highlighted: transcripts and JSON must survive a pipe intact.
     out.print(text, markup=False, highlight=False, soft_wrap=True)
 

@@ -1,0 +1,2 @@
+"""The fast simulator: numba kernels that play the rules of War over integer arrays, checked
+round by round against the readable engine (`cardwar.engine`), and the runs built on them."""

@@ -1,0 +1,144 @@
+"""Runs of the fast simulator: many random rounds of one rule set, or given deals, on all cores."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from cardwar.cards import DECK, Card
+from cardwar.engine import MAX_SEED, Reason, check_seed, parse_deal
+from cardwar.errors import RulesError
+from cardwar.rules import Gather, LimitOutcome, Rules, Shortage
+from cardwar.sim import kernel as K
+from cardwar.sim.tally import Tally
+
+BATCH = 50_000  # rounds between two progress reports
+INDEX: dict[Card, int] = {card: i for i, card in enumerate(DECK)}
+GATHERS = {Gather.WINNER_FIRST: K.GATHER_WINNER_FIRST, Gather.TABLE: K.GATHER_TABLE,
+           Gather.SHUFFLED: K.GATHER_SHUFFLED}  # fmt: skip
+REASONS = list(Reason)
+
+
+def rules_array(rules: Rules) -> np.ndarray:
+    """The rules as the kernels read them. The clock (`time_limit_s`) plays no part: a
+    simulated round takes no time, as in `cardwar round`."""
+    array = np.zeros(K.RULES_SIZE, np.int64)
+    array[K.R_PLAYERS] = rules.players
+    array[K.R_WAR_DOWN] = rules.war_down
+    array[K.R_LAST_CARD] = rules.shortage is Shortage.LAST_CARD
+    array[K.R_LIMIT] = rules.battle_limit or 0
+    array[K.R_MOST_CARDS] = rules.limit_outcome is LimitOutcome.MOST_CARDS
+    array[K.R_LOW_WINS] = rules.low_wins
+    array[K.R_GATHER] = GATHERS[rules.gather]
+    return array
+
+
+def workers_available() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def check_games(games: object) -> int:
+    """`games` if it is a whole number of rounds, 1 or more; RulesError naming it otherwise."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise RulesError(f"games: must be a whole number 1 or more, not {games!r}")
+    return games
+
+
+def check_workers(workers: object) -> int:
+    """`workers` if it is 1 up to the cores here; RulesError naming it otherwise."""
+    # numba sets this from the cores at import; its config module is not typed.
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= most:
+        raise RulesError(f"workers: must be a whole number from 1 to {most}, not {workers!r}")
+    return workers
+
+
+def simulate(
+    rules: Rules,
+    games: int,
+    seed: int,
+    *,
+    first: int = 0,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
+    """Play rounds `first` .. `first + games - 1` of the run `seed` (each on a random deal of its
+    own, from the simulator's generator) and tally them. The same seed and rounds give the same
+    tally on any machine, however many workers share the work."""
+    check_games(games)
+    check_seed(seed)
+    if isinstance(first, bool) or not isinstance(first, int) or first < 0:
+        raise RulesError(f"first: must be a whole number 0 or more, not {first!r}")
+    workers = check_workers(workers if workers is not None else workers_available())
+    numba.set_num_threads(workers)
+    array = rules_array(rules)
+    tally = Tally()
+    done = 0
+    while done < games:
+        size = min(BATCH * workers, games - done)
+        counters = np.zeros((workers, K.COUNTERS), np.int64)
+        battles = np.zeros((workers, K.BATTLE_BINS), np.int64)
+        wars = np.zeros((workers, K.WAR_BINS), np.int64)
+        start = first + done
+        K.play_games_parallel(
+            array, rules.cards_per_hand, seed, start, start + size, counters, battles, wars
+        )
+        tally.add(Tally.of_rows(counters, battles, wars))
+        done += size
+        if progress is not None:
+            progress(size)
+    return tally
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One explicit deal played to its end: as the readable engine would report it."""
+
+    winner: int | None
+    reason: Reason
+    battles: int
+    wars: int
+    piles: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+
+
+class DealPlayer:
+    """Plays explicit deals one after another on the kernels, reusing its work arrays."""
+
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
+        self.rules = rules
+        self._array = rules_array(rules)
+        self._table = K.Table()
+        K.seed_game(self._table.rng, check_seed(seed), 0)
+
+    def play(self, deal: Sequence[Sequence[str | Card]]) -> DealResult:
+        """Play `deal` (one pile per seat, top card first) to its end."""
+        piles = parse_deal(deal, self.rules.players)
+        cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
+        sizes = np.array([len(pile) for pile in piles], np.int64)
+        t = self._table
+        left = K.play_dealt(
+            self._array, cards, sizes, t.piles, t.head, t.size, t.table_card, t.table_seat,
+            t.work, t.rng, t.loop, t.loop_size, t.behind, t.behind_head, t.behind_size, t.result,
+        )  # fmt: skip
+        final = tuple(
+            tuple(DECK[t.piles[seat, (t.head[seat] + i) & K.MASK]] for i in range(t.size[seat]))
+            for seat in range(self.rules.players)
+        )
+        winner = int(t.result[K.RES_WINNER])
+        return DealResult(
+            winner=None if winner < 0 else winner,
+            reason=REASONS[int(t.result[K.RES_REASON])],
+            battles=int(t.result[K.RES_BATTLES]),
+            wars=int(t.result[K.RES_WARS]),
+            piles=final,
+            table=tuple(DECK[t.table_card[i]] for i in range(left)),
+        )
+
+
+__all__ = ["MAX_SEED", "DealPlayer", "DealResult", "Tally", "rules_array", "simulate"]

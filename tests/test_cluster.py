@@ -1,0 +1,68 @@
+"""`cardwar simulate --dask`: a run sharded over a Dask cluster adds up to exactly what one
+machine finds for the same seed (or the same deck), here on a LocalCluster of two workers."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+
+import pytest
+from rich.console import Console
+
+from cardwar import Rules
+from cardwar.cli import main
+from cardwar.sim.cluster import enumerate_on_dask, simulate_on_dask
+from cardwar.sim.exhaustive import SmallDeck, play_every_deal
+from cardwar.sim.run import simulate
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A LocalCluster of two single-threaded worker processes; yields its address."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as local:
+        yield local.scheduler_address
+
+
+def test_a_seed_on_the_cluster_gives_the_one_machine_tally(cluster: str) -> None:
+    """The same rounds, sharded over two workers, tally exactly as on this machine."""
+    rules = Rules.preset("peace")
+    seen: list[int] = []
+    spread = simulate_on_dask(cluster, rules, 30_000, seed=5, progress=seen.append)
+    here = simulate(rules, 30_000, seed=5)
+    assert spread.to_dict(2, histograms=True) == here.to_dict(2, histograms=True)
+    assert sum(seen) == 30_000 and len(seen) > 1
+
+
+def test_every_deal_on_the_cluster_matches_one_machine(cluster: str) -> None:
+    """A small deck's deals, sharded by ranges of sequences, add up to the single run."""
+    rules = Rules.from_dict({"battle_limit": None})
+    deck = SmallDeck.parse("4x2")
+    assert (
+        enumerate_on_dask(cluster, rules, deck).to_dict() == play_every_deal(rules, deck).to_dict()
+    )
+
+
+def test_the_command_line_runs_on_the_cluster(cluster: str) -> None:
+    """--dask ADDRESS prints the same figures as a run on this machine."""
+    printed = []
+    for extra in ([], ["--dask", cluster]):
+        out = io.StringIO()
+        argv = ["simulate", "--games", "5000", "--seed", "9", "--json", *extra]
+        assert main(argv, Console(file=out)) == 0
+        data = json.loads(out.getvalue())
+        printed.append(
+            {k: v for k, v in data.items() if k not in {"seconds", "battles_per_second", "workers"}}
+        )
+    assert printed[0] == printed[1]
+
+
+def test_no_scheduler_at_the_address_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """An address where no Dask scheduler answers: status 2, and the address named."""
+    argv = ["simulate", "--games", "10", "--dask", "tcp://127.0.0.1:9"]
+    assert main(argv, Console(file=io.StringIO())) == 2
+    assert "--dask tcp://127.0.0.1:9: no Dask scheduler answers there" in capsys.readouterr().err

@@ -1,0 +1,153 @@
+"""The fast simulator is a second implementation of the rules: it must agree with the readable
+engine round by round where nothing is left to chance, and in its statistics where something is."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from cardwar import DECK, PRESETS, Card, Reason, Round, Rules
+from cardwar.sim.run import DealPlayer, simulate
+
+DETERMINISTIC = [name for name, rules in PRESETS.items() if rules.deterministic]
+
+
+def engine_result(rules: Rules, deal: list[list[Card]]) -> tuple[object, ...]:
+    """What the readable engine makes of an explicit deal, played to its end."""
+    round_ = Round(rules, deal=deal)
+    round_.play()
+    assert round_.outcome is not None
+    outcome = round_.outcome
+    return (outcome.winner, outcome.reason, round_.battles, round_.wars, round_.piles, round_.table)
+
+
+def simulator_result(player: DealPlayer, deal: list[list[Card]]) -> tuple[object, ...]:
+    """What the simulator makes of the same deal."""
+    got = player.play(deal)
+    return (got.winner, got.reason, got.battles, got.wars, got.piles, got.table)
+
+
+def random_rules(chance: random.Random, *, small: bool) -> Rules:
+    """Any rule set with a fixed return order. Without a battle limit, table order can run a
+    million battles on a full deck, so those rules get small deals only (`small`)."""
+    limit = chance.choice([None, 1, 7, 60, 500]) if small else chance.choice([None, 60, 500])
+    return Rules.from_dict(
+        {
+            "players": chance.randint(2, 4),
+            "war_down": chance.randint(0, 5),
+            "shortage": chance.choice(["lose", "last_card"]),
+            "gather": chance.choice(["winner_first", "table"]) if small else "winner_first",
+            "battle_limit": limit,
+            "limit_outcome": chance.choice(["draw", "most_cards"]),
+            "low_wins": chance.random() < 0.3,
+        }
+    )
+
+
+def small_deal(chance: random.Random, players: int, rank_heavy: bool) -> list[list[Card]]:
+    """Tiny uneven piles; rank-heavy ones draw from few ranks, so ties and shortages abound."""
+    cards = list(DECK[:16]) if rank_heavy else list(DECK)  # 2s to 5s: four ranks, sixteen cards
+    chance.shuffle(cards)
+    piles, start = [], 0
+    for _ in range(players):
+        size = chance.randint(1, 4 if rank_heavy else 8)
+        piles.append(cards[start : start + size])
+        start += size
+    return piles
+
+
+def cases() -> Iterator[tuple[Rules, list[list[Card]]]]:
+    """10,200 deals: every fixed-order preset on full random deals, and random rule sets on
+    full deals and on small and rank-heavy ones, with 2, 3 and 4 players and loops."""
+    chance = random.Random(20261130)
+    for name in DETERMINISTIC:
+        for seed in range(300):
+            yield PRESETS[name], [list(pile) for pile in Round(PRESETS[name], seed=seed).deal]
+    for _ in range(1500):
+        rules = random_rules(chance, small=False)
+        yield rules, [list(pile) for pile in Round(rules, seed=chance.randrange(2**32)).deal]
+    for i in range(7500):
+        rules = random_rules(chance, small=True)
+        yield rules, small_deal(chance, rules.players, rank_heavy=i % 3 == 0)
+
+
+def test_the_simulator_agrees_with_the_engine_round_by_round() -> None:
+    """On 10,200 deals the two agree on winner, reason, battles, wars, final piles and table."""
+    players: dict[Rules, DealPlayer] = {}
+    seen: Counter[Reason] = Counter()
+    tables = Counter[int]()
+    for rules, deal in cases():
+        player = players.setdefault(rules, DealPlayer(rules))
+        expected = engine_result(rules, deal)
+        assert simulator_result(player, deal) == expected, (rules, deal)
+        seen[expected[1]] += 1  # type: ignore[index]
+        tables[rules.players] += 1
+    # The cases reach every ending that needs no clock, and every size of table.
+    assert set(seen) == set(Reason) - {Reason.TIME_UP}
+    assert min(seen.values()) >= 20
+    assert set(tables) == {2, 3, 4}
+
+
+def test_a_loop_ends_at_its_first_repeat_on_a_full_deck() -> None:
+    """The SPEC's loop example: table order, no limit, seed 28 loops after 133 battles."""
+    rules = Rules.from_dict({"battle_limit": None, "gather": "table"})
+    deal = [list(pile) for pile in Round(rules, seed=28).deal]
+    got = DealPlayer(rules).play(deal)
+    assert (got.winner, got.reason, got.battles) == (None, Reason.CYCLE, 133)
+    assert simulator_result(DealPlayer(rules), deal) == engine_result(rules, deal)
+
+
+@pytest.mark.parametrize("preset", ["classic", "traditional"])
+def test_shuffled_returns_agree_within_sampling_error(preset: str) -> None:
+    """With shuffled returns each implementation draws its own luck: over 2,000 rounds each,
+    the mean length and the share of each ending agree within sampling error (4 sigma)."""
+    rules = Rules.from_dict({"gather": "shuffled"}, base=PRESETS[preset])
+    rounds = 2000
+    engine_battles, engine_reasons = [], Counter[str]()
+    for seed in range(rounds):
+        round_ = Round(rules, seed=seed)
+        round_.play()
+        assert round_.outcome is not None
+        engine_battles.append(round_.battles)
+        engine_reasons[round_.outcome.reason.value] += 1
+    summary = simulate(rules, rounds, seed=7).to_dict(rules.players)
+    mean = sum(engine_battles) / rounds
+    spread = math.sqrt(sum((b - mean) ** 2 for b in engine_battles) / (rounds - 1))
+    error = spread * math.sqrt(2 / rounds)  # the difference of two independent means
+    assert abs(summary["battles"]["mean"] - mean) < 4 * error
+    for reason in Reason:
+        p = (engine_reasons[reason.value] + summary["reasons"][reason.value]) / (2 * rounds)
+        margin = 4 * math.sqrt(2 * p * (1 - p) / rounds) + 1e-9
+        share = summary["reasons"][reason.value] / rounds
+        assert abs(share - engine_reasons[reason.value] / rounds) <= margin, reason
+
+
+def test_a_seed_gives_the_same_tally_however_the_work_is_split() -> None:
+    """Rounds are seeded one by one: one worker, two, or two halves added give one tally."""
+    rules = PRESETS["classic"]
+    whole = simulate(rules, 3000, seed=11, workers=1)
+    shared = simulate(rules, 3000, seed=11, workers=2)
+    halves = simulate(rules, 1000, seed=11, workers=1)
+    halves.add(simulate(rules, 2000, seed=11, first=1000, workers=2))
+    for other in (shared, halves):
+        assert other.to_dict(2, histograms=True) == whole.to_dict(2, histograms=True)
+    assert simulate(rules, 3000, seed=12).to_dict(2) != whole.to_dict(2)
+
+
+def test_the_tally_adds_up() -> None:
+    """Wins and draws make the games; reasons make the games; the histogram holds every round;
+    the classic table's limit shows as the longest round."""
+    summary = simulate(PRESETS["classic"], 5000, seed=3).to_dict(2, histograms=True)
+    assert summary["games"] == 5000
+    assert sum(summary["wins"]) + summary["draws"] == 5000
+    assert sum(summary["reasons"].values()) == 5000
+    assert sum(summary["histograms"]["battles"]) == 5000
+    # Every limit ending is a round of 500 battles (a few more end at 500 by taking all).
+    assert summary["histograms"]["battles"][500] >= summary["reasons"]["battle_limit"] > 0
+    assert len(summary["histograms"]["battles"]) == 501 and summary["battles"]["max"] == 500
+    assert summary["battles"]["median"] <= summary["battles"]["p90"] <= 500
+    assert summary["draws"] == summary["reasons"]["battle_limit"] + summary["reasons"]["both_short"]
