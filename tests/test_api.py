@@ -566,3 +566,60 @@ def test_reading_a_round_while_a_long_run_plays_it(client: TestClient) -> None:
     assert result["round"]["battles"] == 100_000
     assert all(sum(view["counts"]) == 52 for view in seen)
     assert {view["battles"] for view in seen} <= {0, 100_000}
+
+
+# -- the simulator behind the page ---------------------------------------------------------------
+
+
+def test_the_chance_to_win_from_here(client: TestClient) -> None:
+    """2,000 continuations: shares that add up to one, the same for the same position, a sure
+    thing when only one seat can win, and 409 once the round is over."""
+    data = new_round(client, seed=8)
+    battles(client, data["id"], 30)
+    url = f"/api/rounds/{data['id']}/chance"
+    chance = client.get(url).json()
+    assert chance["runs"] == 2000 and chance["battles"] == 30
+    assert abs(sum(chance["seats"]) + chance["draw"] - 1) < 1e-3
+    assert chance["you"] == chance["seats"][0]
+    assert client.get(url).json() == chance
+    sure = new_round(client, deal=[["AS", "AH", "KS"], ["2C", "3C", "4C"]])
+    assert client.get(f"/api/rounds/{sure['id']}/chance").json()["you"] == 1.0
+    over = new_round(client, deal=[["AS"], ["2H"]])
+    battles(client, over["id"])
+    assert client.get(f"/api/rounds/{over['id']}/chance").status_code == 409
+    assert client.get("/api/rounds/nope/chance").status_code == 404
+
+
+def test_simulations_give_the_figures_and_histograms(client: TestClient) -> None:
+    """POST /api/simulations plays the rules asked for, as the command line does for the seed."""
+    response = client.post(
+        "/api/simulations",
+        json={"preset": "short", "rules": {"players": 3}, "rounds": 3000, "seed": 4},
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert result["rules"]["players"] == 3 and result["rules"]["hand_size"] == 13
+    assert result["games"] == 3000 == sum(result["histograms"]["battles"])
+    assert result["stopped_by_time"] is False and result["rounds_asked"] == 3000
+    from cardwar.sim.run import simulate
+
+    expected = simulate(
+        Rules.from_dict({"players": 3}, base=Rules.preset("short")), 3000, seed=4
+    ).to_dict(3, histograms=True)
+    assert {k: result[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"rounds": 0}, "rounds: Input should be greater than or equal to 1"),
+        ({"rounds": 200_001}, "rounds: Input should be less than or equal to 200000"),
+        ({"rules": {"war_down": 8}}, "war_down: 8 is out of range, must be 0..5"),
+        ({"seed": -3}, "seed: must be a whole number from 0"),
+    ],
+)
+def test_bad_simulations_are_422(client: TestClient, body: dict[str, Any], message: str) -> None:
+    """The server caps the rounds a request may play, and checks the rules as for a round."""
+    response = client.post("/api/simulations", json=body)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]

@@ -1087,3 +1087,37 @@ def test_every_state_of_the_table_passes_the_audit(
     watch.errors = [error for error in watch.errors if "ERR_FAILED" not in error]
     watch.check(shared_server)
     page.context.close()
+
+
+@DEVICES
+def test_the_chance_meter_and_the_statistics_view(
+    browser: Browser, shared_server: LiveServer, device: dict[str, Any]
+) -> None:
+    """After a battle the meter shows your chance from here and says what it means; the
+    Statistics view plays the house rules' rounds and draws their endings and histograms."""
+    page, watch = open_page(browser, shared_server, device)
+    press(page, "Turn cards", bool(device.get("has_touch")))
+    meter = page.get_by_test_id("chance")
+    expect(meter).to_have_text(re.compile(r"^\d{1,3}%$"))
+    expect(page.locator("#chance-words")).to_contain_text("If every pile were shuffled now")
+    dialog = open_house_rules(page)
+    choose(page, dialog, "Players", "3")
+    dialog.get_by_role("button", name="Close").click()
+    expect(page.locator("#stats-rules-line")).to_contain_text("3 players")
+    page.get_by_label("Rounds to play").fill("5000")
+    page.get_by_role("button", name="Play them").click()
+    result = page.locator("#stats-result")
+    expect(result).to_be_visible(timeout=20_000)
+    expect(page.locator("#stats-played")).to_contain_text("5,000 rounds played")
+    expect(page.locator("#stats-legend")).to_contain_text("Computer 2 won")
+    assert page.locator("#stats-battles svg.histogram rect.bin").count() > 5
+    label = page.locator("#stats-battles svg").get_attribute("aria-label") or ""
+    assert label.startswith("Rounds by battles: the most rounds")
+    audit(page)
+    page.get_by_label("Rounds to play").fill("0")
+    page.get_by_role("button", name="Play them").click()
+    expect(page.locator("#stats-error")).to_have_text(
+        "Rounds to play: a whole number from 1 to 200,000."
+    )
+    watch.check(shared_server)
+    page.context.close()

@@ -384,6 +384,13 @@ def serve(
         options["db_path"] = db
     settings = Settings(**options)
     app = create_app(settings)
+    # Load the simulator's compiled code now, not during a player's first chance estimate:
+    # loading holds Python's lock for most of a second.
+    from cardwar.engine import Round
+    from cardwar.rules import CLASSIC
+    from cardwar.sim.chance import chance_to_win
+
+    chance_to_win(Round(CLASSIC, seed=1), runs=1)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     print_line(
         out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 
-from cardwar.engine import Battle
+from cardwar.engine import MAX_SEED, Battle, check_seed
 from cardwar.errors import CardwarError, RoundOverError
 from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.web.games import Games, RoundNotFound
@@ -32,6 +33,7 @@ from cardwar.web.guard import (
 )
 from cardwar.web.schemas import (
     BattlesOut,
+    ChanceOut,
     ChooseHouseRules,
     ErrorOut,
     HouseRulesOut,
@@ -40,6 +42,8 @@ from cardwar.web.schemas import (
     PlayBattles,
     RoundOut,
     RulesInfoOut,
+    Simulate,
+    SimulationOut,
 )
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
@@ -318,6 +322,45 @@ def create_app(settings: Settings | None = None) -> Guard:
         responses=errors(413, 415, 422, 429),
         summary="Deal a new round",
         openapi_extra=body_openapi(NewRound),
+        route_class_override=RequestRoute,
+    )
+
+    @app.get(
+        "/api/rounds/{round_id}/chance",
+        response_model=ChanceOut,
+        responses=errors(404, 409),
+        summary="Each seat's chance to win from here",
+    )
+    async def chance(round_id: str) -> JSONResponse:
+        """The share of 2,000 continuations of the round that each seat wins (and that are
+        drawn), every pile's order being unknown: the cards each seat holds, shuffled afresh."""
+        return reply(await run_in_threadpool(games.chance, round_id))
+
+    async def simulations(request: Request) -> JSONResponse:
+        """Play many random rounds of the given rules on the fast simulator; their figures and
+        histograms. At most 200,000 rounds, and 2 seconds, a request."""
+        body = parse(Simulate, await request.body())
+        rules = Rules.preset(body.preset)
+        if body.rules is not None:
+            rules = Rules.from_dict(body.rules, base=rules)
+        seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
+        check_seed(seed)
+        who = cookie_key(request)
+        long_runs.enter(who)
+        try:
+            result = await run_in_threadpool(games.simulate, rules, body.rounds, seed)
+        finally:
+            long_runs.leave(who)
+        return reply(result)
+
+    app.router.add_api_route(
+        "/api/simulations",
+        simulations,
+        methods=["POST"],
+        response_model=SimulationOut,
+        responses=errors(413, 415, 422, 429),
+        summary="Statistics of many rounds",
+        openapi_extra=body_openapi(Simulate),
         route_class_override=RequestRoute,
     )
 

@@ -17,6 +17,7 @@ import multiprocessing
 import secrets
 import signal
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
@@ -93,6 +94,36 @@ def score(round_: Round, was_out: int | None) -> str | None:
         return None
     winner = round_.outcome.winner
     return "drawn" if winner is None else "won" if winner == 0 else "lost"
+
+
+SIMULATION_SECONDS = 2.0  # the most one request for statistics may play for
+SIMULATION_BATCH = 10_000
+
+
+def statistics(rules: dict[str, Any], rounds: int, seed: int) -> dict[str, Any]:
+    """In a worker process: play up to `rounds` random rounds on the fast simulator, stopping
+    after SIMULATION_SECONDS, and return their figures with histograms."""
+    from cardwar.sim.run import simulate  # numba is loaded in the worker, never by the server
+    from cardwar.sim.tally import Tally
+
+    chosen = Rules.from_dict(rules)
+    started = time.perf_counter()
+    tally = Tally()
+    stopped_by_time = False
+    while tally.games < rounds:
+        if tally.games and time.perf_counter() - started > SIMULATION_SECONDS:
+            stopped_by_time = True
+            break
+        size = min(SIMULATION_BATCH, rounds - tally.games)
+        tally.add(simulate(chosen, size, seed, first=tally.games, workers=1))
+    return {
+        "rules": chosen.to_dict(),
+        "seed": seed,
+        "rounds_asked": rounds,
+        "stopped_by_time": stopped_by_time,
+        "seconds": round(time.perf_counter() - started, 3),
+        **tally.to_dict(chosen.players, histograms=True),
+    }
 
 
 class Worker:
@@ -234,6 +265,19 @@ class Games:
             live.round = Round.resume(snapshot)
             self._save(round_id, live.round, score=score(live.round, was_out))
             return bytes(body)
+
+    def chance(self, round_id: str) -> dict[str, Any]:
+        """Each seat's chance to win the round from where it stands (SPEC: a live estimate).
+        Call it from a thread: the estimate takes a few milliseconds, GIL released."""
+        from cardwar.sim.chance import chance_to_win  # numba loads on the first estimate
+
+        with self._holding(round_id, wait=True):
+            return chance_to_win(self._current(round_id)).to_dict()
+
+    def simulate(self, rules: Rules, rounds: int, seed: int) -> dict[str, Any]:
+        """Statistics of `rounds` random rounds, played in the worker process."""
+        result: dict[str, Any] = self.worker.run(statistics, rules.to_dict(), rounds, seed)
+        return result
 
     def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
         """The player's most recent round, finished or not, in the API's shape, with the

@@ -97,6 +97,34 @@ class ChooseHouseRules(BaseModel):
     )
 
 
+MAX_SIMULATED = 200_000
+
+
+class Simulate(BaseModel):
+    """Body of `POST /api/simulations`: rules as for a new round, and how many rounds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: StrictStr = Field(
+        "classic", description="the rules to start from", json_schema_extra=_one_of_presets
+    )
+    rules: dict[str, Any] | None = Field(
+        None,
+        description="rule fields overriding the preset",
+        json_schema_extra=_nullable(_rules_schema()),
+    )
+    rounds: Annotated[StrictInt, Field(ge=1, le=MAX_SIMULATED)] = Field(
+        20_000,
+        description=f"random rounds to play, 1..{MAX_SIMULATED}; the server stops after 2 "
+        "seconds and says so",
+    )
+    seed: StrictInt | None = Field(
+        None,
+        description="the run's seed, 0..2**63-1; the server picks one if absent",
+        json_schema_extra=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_SEED}),
+    )
+
+
 class PlayBattles(BaseModel):
     """Body of `POST /api/rounds/{id}/battles`."""
 
@@ -216,3 +244,47 @@ class ErrorOut(BaseModel):
     """What went wrong, naming the field and what is allowed."""
 
     detail: str
+
+
+class ChanceOut(BaseModel):
+    """Each seat's chance to win from here, over `runs` continuations with every pile's order
+    unknown."""
+
+    battles: int
+    runs: int
+    you: float
+    seats: list[float]
+    draw: float
+
+
+class SpreadOut(BaseModel):
+    """Mean, median, 90th percentile and most, of battles or wars a round."""
+
+    mean: float | None
+    median: int | None
+    p90: int | None
+    max: int | None
+
+
+class HistogramsOut(BaseModel):
+    """Rounds by their number of battles, and by their number of wars (index = the number)."""
+
+    battles: list[int]
+    wars: list[int]
+
+
+class SimulationOut(BaseModel):
+    """What the rounds of a simulation came to."""
+
+    rules: RulesOut
+    seed: int
+    rounds_asked: int
+    stopped_by_time: bool = Field(description="true if the server stopped at its 2 seconds")
+    seconds: float
+    games: int
+    wins: list[int]
+    draws: int
+    reasons: dict[str, int]
+    battles: SpreadOut
+    wars_per_round: SpreadOut
+    histograms: HistogramsOut

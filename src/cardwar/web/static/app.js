@@ -2,8 +2,9 @@
 // house.js; how a battle moves, in animate.js.
 import { Stage } from "./animate.js";
 import { backSvg, cardSvg } from "./art.js";
+import { chanceWords, histogramSvg, shareBar, statsView } from "./charts.js";
 import { canRunForever, checkChoices, matchPreset, presetName, rulesLine } from "./house.js";
-import { battleNumber, laidBySeat, spread, update, view } from "./render.js";
+import { battleNumber, laidBySeat, seatLabels, seatNames, spread, update, view } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -30,6 +31,10 @@ const els = {
   confirmYes: $("confirm-yes"),
   confirmNo: $("confirm-no"),
   panel: $("house-rules"),
+  chance: $("chance"),
+  chanceValue: $("chance-value"),
+  chanceFill: $("chance-fill"),
+  chanceWords: $("chance-words"),
 };
 const CONTROLS = [els.turn, els.ten, els.deal];
 const RUN_TEMPO = 0.35; // Play 10 battles shows each battle at about a third of the time
@@ -213,6 +218,7 @@ function draw() {
   els.battleNumber.textContent = shown.battleNumber;
   drawSeats(shown);
   drawField(shown.laid, shown.winner);
+  drawStatsRules();
   const rules = JSON.stringify(state.round.rules);
   if (rules !== drawnRules) {
     drawnRules = rules;
@@ -285,6 +291,34 @@ async function perform(work, button) {
   const shown = view(state);
   announce(shown.outcome ? `${shown.announce} ${shown.outcome.title} ${shown.outcome.why}` : shown.announce);
   if (shown.ready && shown.outcome && !wasOver) els.deal.focus();
+  showChance();
+}
+
+// -- the chance to win from here: asked after each action, shown under the controls -------------
+
+let chanceAsked = 0;
+
+async function showChance() {
+  const round = state.round;
+  const asked = ++chanceAsked;
+  if (!round || round.outcome !== null || round.counts[0] === 0) {
+    els.chance.hidden = true;
+    return;
+  }
+  let chance;
+  try {
+    chance = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/chance`);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    els.chance.hidden = true; // no estimate is no harm: the game goes on
+    return;
+  }
+  if (asked !== chanceAsked || state.round?.id !== round.id) return; // a later one is on its way
+  const words = chanceWords(chance, seatNames(round.rules.players));
+  els.chanceValue.textContent = words.value;
+  els.chanceFill.style.width = words.value;
+  els.chanceWords.textContent = words.sentence;
+  els.chance.hidden = false;
 }
 
 /** Show `battles` one after another from the pile `counts` before them; the words and the
@@ -560,6 +594,58 @@ form.deal.addEventListener("click", async () => {
   if (!(await saving)) return;
   els.panel.close();
   await newRound();
+});
+
+// -- Statistics ----------------------------------------------------------------------------------
+
+const stats = {
+  form: $("stats-form"),
+  rounds: $("stats-rounds"),
+  run: $("stats-run"),
+  error: $("stats-error"),
+  result: $("stats-result"),
+  rulesLine: $("stats-rules-line"),
+};
+
+function drawStatsRules() {
+  if (!state.houseRules || !state.info) return;
+  const { rules, preset } = state.houseRules;
+  stats.rulesLine.textContent = preset ? `${presetName(preset)} · ${rulesLine(rules)}` : rulesLine(rules);
+}
+
+stats.form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (stats.run.getAttribute("aria-busy") === "true") return;
+  const rounds = Number(stats.rounds.value);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 200000) {
+    stats.error.textContent = "Rounds to play: a whole number from 1 to 200,000.";
+    stats.rounds.setAttribute("aria-invalid", "true");
+    return;
+  }
+  stats.rounds.removeAttribute("aria-invalid");
+  stats.error.textContent = "";
+  stats.run.setAttribute("aria-busy", "true");
+  stats.run.setAttribute("aria-disabled", "true");
+  try {
+    const rules = state.houseRules?.rules ?? {};
+    const result = await api("POST", "/api/simulations", { rules, rounds });
+    const shown = statsView(result, seatLabels(result.rules.players));
+    $("stats-played").textContent = shown.played;
+    $("stats-outcome").innerHTML = shareBar(shown.outcome, "How the rounds ended");
+    $("stats-legend").textContent = shown.outcome.map((part) => `${part.label} ${Math.round(part.share * 100)}%`).join(" · ");
+    $("stats-endings").textContent = `Endings: ${shown.endings}.`;
+    $("stats-battles").innerHTML = histogramSvg(result.histograms.battles, { title: "Rounds by battles", unit: "battles" });
+    $("stats-battles-words").textContent = shown.battles;
+    $("stats-wars").innerHTML = histogramSvg(result.histograms.wars, { title: "Rounds by wars", unit: "wars" });
+    $("stats-wars-words").textContent = shown.wars;
+    stats.result.hidden = false;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    stats.error.textContent = error.message;
+  } finally {
+    stats.run.removeAttribute("aria-busy");
+    stats.run.setAttribute("aria-disabled", "false");
+  }
 });
 
 act(load);

@@ -1,0 +1,115 @@
+// Pure functions: figures in, words and SVG markup out, for the chance meter and the Statistics
+// view. Our own SVG, no library: a bar of shares and a histogram are a few rectangles.
+
+const percent = (share) => `${Math.round(share * 100)}%`;
+const number = (n) => n.toLocaleString("en");
+
+/** The chance meter's words: a headline figure and a sentence saying what it means. */
+export function chanceWords(chance, names) {
+  const others = names.slice(1).map((name, i) => `${name} ${Math.round(chance.seats[i + 1] * 100)}`);
+  const draw = Math.round(chance.draw * 100);
+  const rest = others.length === 1 ? others[0].replace(/ (\d+)$/, " about $1") : others.join(", ");
+  return {
+    value: percent(chance.you),
+    sentence:
+      `If every pile were shuffled now, you would win about ${Math.round(chance.you * 100)} ` +
+      `rounds in 100 from here, ${rest}${draw > 0 ? `, and ${draw} would be drawn` : ""} ` +
+      `(${number(chance.runs)} tries).`,
+  };
+}
+
+/** A horizontal bar split into shares: [{label, share, kind}] -> SVG markup with a title. */
+export function shareBar(parts, title) {
+  let x = 0;
+  const bars = parts.map((part) => {
+    const width = part.share * 100;
+    const bar = `<rect class="share ${part.kind}" x="${x.toFixed(3)}" y="0" width="${width.toFixed(3)}" height="10"/>`;
+    x += width;
+    return bar;
+  });
+  const words = parts.map((part) => `${part.label} ${percent(part.share)}`).join(", ");
+  return (
+    `<svg class="share-bar" viewBox="0 0 100 10" preserveAspectRatio="none" role="img" ` +
+    `aria-label="${title}: ${words}">${bars.join("")}</svg>`
+  );
+}
+
+/** Counts by value (index = value), gathered into at most `most` equal bins from 0 up to the
+ * largest value seen: [{from, to, count}]. */
+export function bins(counts, most = 40) {
+  const top = counts.length - 1;
+  if (top < 0) return [];
+  const width = Math.max(1, Math.ceil((top + 1) / most));
+  const out = [];
+  for (let from = 0; from <= top; from += width) {
+    const to = Math.min(top, from + width - 1);
+    let count = 0;
+    for (let v = from; v <= to; v++) count += counts[v] ?? 0;
+    out.push({ from, to, count });
+  }
+  return out;
+}
+
+/** A histogram as SVG markup: bars, the axis's ends labelled, and a description for screen
+ * readers that names the tallest bin. */
+export function histogramSvg(counts, { title, unit }) {
+  const parts = bins(counts);
+  if (parts.length === 0) return "";
+  const tallest = parts.reduce((a, b) => (b.count > a.count ? b : a));
+  const width = 300;
+  const height = 120;
+  const step = width / parts.length;
+  const bars = parts.map((part, i) => {
+    const h = tallest.count === 0 ? 0 : (part.count / tallest.count) * (height - 4);
+    return `<rect class="bin" x="${(i * step + 0.5).toFixed(2)}" y="${(height - h).toFixed(2)}" ` +
+      `width="${Math.max(step - 1, 0.5).toFixed(2)}" height="${h.toFixed(2)}"/>`;
+  });
+  const last = parts.at(-1).to;
+  const range = (part) => (part.from === part.to ? `${part.from}` : `${part.from} to ${part.to}`);
+  const label = `${title}: the most rounds, ${number(tallest.count)}, had ${range(tallest)} ${unit}; ` +
+    `the longest had ${number(last)}.`;
+  return (
+    `<svg class="histogram" viewBox="0 0 ${width} ${height + 18}" role="img" aria-label="${label}">` +
+    `<line class="axis" x1="0" y1="${height + 0.5}" x2="${width}" y2="${height + 0.5}"/>` +
+    bars.join("") +
+    `<text class="tick" x="0" y="${height + 15}">0</text>` +
+    `<text class="tick" x="${width}" y="${height + 15}" text-anchor="end">${number(last)} ${unit}</text>` +
+    `</svg>`
+  );
+}
+
+/** The Statistics view's words and shares for one simulation's result. */
+export function statsView(result, names) {
+  const games = result.games;
+  const share = (n) => (games === 0 ? 0 : n / games);
+  const outcome = [
+    ...names.map((name, seat) => ({ label: name === "You" ? "you won" : `${name} won`, share: share(result.wins[seat]), kind: seat === 0 ? "you" : `seat${seat}` })),
+    { label: "drawn", share: share(result.draws), kind: "draw" },
+  ];
+  const endings = Object.entries(result.reasons)
+    .filter(([, count]) => count > 0)
+    .map(([reason, count]) => `${ENDINGS[reason]} ${percent(share(count))}`);
+  const b = result.battles;
+  const w = result.wars_per_round;
+  const played = `${number(games)} rounds played in ${result.seconds.toFixed(1)} s` +
+    (result.stopped_by_time ? ` (the server stopped at its 2 seconds, before the ${number(result.rounds_asked)} asked)` : "") + ".";
+  return {
+    played,
+    outcome,
+    endings: endings.join(" · "),
+    battles: `Battles a round: ${b.mean.toFixed(1)} on average, half the rounds ${number(b.median)} or fewer, ` +
+      `nine in ten ${number(b.p90)} or fewer, the longest ${number(b.max)}.`,
+    wars: `Wars a round: ${w.mean.toFixed(1)} on average, the most ${number(w.max)}.`,
+  };
+}
+
+const ENDINGS = {
+  all_cards: "took every card",
+  opponent_short: "short of cards for a war",
+  both_short: "both short",
+  battle_limit: "battle limit",
+  most_cards: "most cards at the limit",
+  time_up: "clock",
+  most_cards_tie: "a tie in the count",
+  cycle: "a loop",
+};
