@@ -49,6 +49,30 @@ def _enumerate_shard(rules: dict[str, Any], deck: SmallDeck, first: int, count: 
     return play_every_deal(Rules.from_dict(rules), deck, first=first, count=count)
 
 
+def _sharded(
+    address: str,
+    total: int,
+    shard: Callable[..., Any],
+    args: tuple[Any, ...],
+    merge: Callable[[Any], None],
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Run `shard(*args, first, count)` over ranges covering 0..total-1 on the cluster, and
+    `merge` each result as it comes in."""
+    from distributed import as_completed
+
+    with _client(address) as client:
+        workers = max(1, len(client.scheduler_info()["workers"]))
+        pieces = _ranges(total, workers * SHARDS_PER_WORKER)
+        futures = {
+            client.submit(shard, *args, first, count, pure=False): count for first, count in pieces
+        }
+        for future in as_completed(futures):
+            merge(future.result())
+            if progress is not None:
+                progress(futures[future])
+
+
 def simulate_on_dask(
     address: str,
     rules: Rules,
@@ -58,20 +82,11 @@ def simulate_on_dask(
     progress: Callable[[int], None] | None = None,
 ) -> Tally:
     """`simulate(rules, games, seed)` played on the cluster at `address`."""
-    from distributed import as_completed
-
-    with _client(address) as client:
-        workers = max(1, len(client.scheduler_info()["workers"]))
-        pieces = _ranges(games, workers * SHARDS_PER_WORKER)
-        futures = {
-            client.submit(_simulate_shard, rules.to_dict(), seed, first, count, pure=False): count
-            for first, count in pieces
-        }
-        tally = Tally()
-        for future in as_completed(futures):
-            tally.add(Tally(*future.result()))
-            if progress is not None:
-                progress(futures[future])
+    tally = Tally()
+    _sharded(
+        address, games, _simulate_shard, (rules.to_dict(), seed),
+        lambda arrays: tally.add(Tally(*arrays)), progress,
+    )  # fmt: skip
     return tally
 
 
@@ -83,18 +98,8 @@ def enumerate_on_dask(
     progress: Callable[[int], None] | None = None,
 ) -> Exhaustive:
     """`play_every_deal(rules, deck)` played on the cluster at `address`."""
-    from distributed import as_completed
-
-    with _client(address) as client:
-        workers = max(1, len(client.scheduler_info()["workers"]))
-        pieces = _ranges(deck.sequences, workers * SHARDS_PER_WORKER)
-        futures = {
-            client.submit(_enumerate_shard, rules.to_dict(), deck, first, count, pure=False): count
-            for first, count in pieces
-        }
-        found = Exhaustive(deck)
-        for future in as_completed(futures):
-            found.add(future.result())
-            if progress is not None:
-                progress(futures[future])
+    found = Exhaustive(deck)
+    _sharded(
+        address, deck.sequences, _enumerate_shard, (rules.to_dict(), deck), found.add, progress
+    )
     return found

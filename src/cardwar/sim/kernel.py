@@ -306,6 +306,25 @@ def battle(
 # -- a whole round ---------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _finish(result: np.ndarray, winner: int, reason: int, battles: int, wars: int) -> None:
+    result[RES_WINNER] = winner
+    result[RES_REASON] = reason
+    result[RES_BATTLES] = battles
+    result[RES_WARS] = wars
+
+
+@njit(cache=True)
+def _at_limit(
+    rules: np.ndarray, size: np.ndarray, result: np.ndarray, battles: int, wars: int
+) -> None:
+    if rules[R_MOST_CARDS] != 0:
+        seat, reason = _count(size, rules[R_PLAYERS], MOST_CARDS)
+    else:
+        seat, reason = NO_WINNER, BATTLE_LIMIT
+    _finish(result, seat, reason, battles, wars)
+
+
 @njit(cache=True)
 def _count(size: np.ndarray, players: int, reason: int) -> tuple[int, int]:
     most = -1
@@ -364,26 +383,13 @@ def play_round(
                 table_card,
             )
             if size[0] == 0 or size[1] == 0:
-                result[RES_WINNER] = 0 if size[0] > 0 else 1
-                result[RES_REASON] = ALL_CARDS
-                result[RES_BATTLES] = battles
-                result[RES_WARS] = wars
+                _finish(result, 0 if size[0] > 0 else 1, ALL_CARDS, battles, wars)
                 return 0
             if limit != 0 and battles >= limit:
-                if rules[R_MOST_CARDS] != 0:
-                    seat, reason = _count(size, players, MOST_CARDS)
-                else:
-                    seat, reason = NO_WINNER, BATTLE_LIMIT
-                result[RES_WINNER] = seat
-                result[RES_REASON] = reason
-                result[RES_BATTLES] = battles
-                result[RES_WARS] = wars
+                _at_limit(rules, size, result, battles, wars)
                 return 0
             if repeat:
-                result[RES_WINNER] = NO_WINNER
-                result[RES_REASON] = CYCLE
-                result[RES_BATTLES] = -length
-                result[RES_WARS] = wars
+                _finish(result, NO_WINNER, CYCLE, -length, wars)  # play_dealt finds the rest
                 return 0
         winner, fought, lost_short, left = battle(
             rules, piles, head, size, table_card, table_seat, work, rng
@@ -391,38 +397,22 @@ def play_round(
         battles += 1
         wars += fought
         if winner == NO_WINNER:
-            result[RES_WINNER] = NO_WINNER
-            result[RES_REASON] = BOTH_SHORT
-            result[RES_BATTLES] = battles
-            result[RES_WARS] = wars
+            _finish(result, NO_WINNER, BOTH_SHORT, battles, wars)
             return left
         holding = 0
         for seat in range(players):
             if size[seat] > 0:
                 holding += 1
         if holding == 1:
-            result[RES_WINNER] = winner
-            result[RES_REASON] = OPPONENT_SHORT if lost_short else ALL_CARDS
-            result[RES_BATTLES] = battles
-            result[RES_WARS] = wars
+            _finish(result, winner, OPPONENT_SHORT if lost_short else ALL_CARDS, battles, wars)
             return 0
         if limit != 0 and battles >= limit:
-            if rules[R_MOST_CARDS] != 0:
-                seat, reason = _count(size, players, MOST_CARDS)
-            else:
-                seat, reason = NO_WINNER, BATTLE_LIMIT
-            result[RES_WINNER] = seat
-            result[RES_REASON] = reason
-            result[RES_BATTLES] = battles
-            result[RES_WARS] = wars
+            _at_limit(rules, size, result, battles, wars)
             return 0
         if watching:
             length += 1
             if same_position(piles, head, size, loop, loop_size, players):
-                result[RES_WINNER] = NO_WINNER
-                result[RES_REASON] = CYCLE
-                result[RES_BATTLES] = -length  # the loop's length: play_dealt finds the rest
-                result[RES_WARS] = wars
+                _finish(result, NO_WINNER, CYCLE, -length, wars)  # play_dealt finds the rest
                 return 0
             if power == length:
                 keep_position(piles, head, size, loop, loop_size, players)
@@ -585,17 +575,13 @@ class Table:
     and a second set of piles for finding where a loop began."""
 
     def __init__(self) -> None:
-        self.piles = np.zeros((4, RING), np.int64)
-        self.head = np.zeros(4, np.int64)
-        self.size = np.zeros(4, np.int64)
-        self.table_card = np.zeros(64, np.int64)
-        self.table_seat = np.zeros(64, np.int64)
-        self.work = np.zeros((4, 4), np.int64)
-        self.loop = np.zeros((4, 52), np.int64)
-        self.loop_size = np.zeros(4, np.int64)
-        self.behind = np.zeros((4, RING), np.int64)
-        self.behind_head = np.zeros(4, np.int64)
-        self.behind_size = np.zeros(4, np.int64)
+        (
+            self.piles, self.head, self.size, self.table_card, self.table_seat, self.work,
+            self.loop, self.loop_size,
+        ) = workspace()  # fmt: skip
+        self.behind = self.piles.copy()
+        self.behind_head = self.head.copy()
+        self.behind_size = self.size.copy()
         self.rng = np.zeros(1, np.uint64)
         self.result = np.zeros(5, np.int64)
 
@@ -649,23 +635,48 @@ COUNTERS = 17
 
 
 @njit(cache=True)
+def workspace() -> tuple[np.ndarray, ...]:
+    """Fresh work arrays for one round at a time: piles with their heads and sizes, the table
+    (cards and seats), scratch rows, and the loop watch's kept position and sizes."""
+    return (
+        np.zeros((4, RING), np.int64),
+        np.zeros(4, np.int64),
+        np.zeros(4, np.int64),
+        np.zeros(64, np.int64),
+        np.zeros(64, np.int64),
+        np.zeros((4, 4), np.int64),
+        np.zeros((4, 52), np.int64),
+        np.zeros(4, np.int64),
+    )
+
+
+@njit(cache=True)
+def tally_round(
+    result: np.ndarray, counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray
+) -> None:
+    """Add one finished round (`result`) to the statistics."""
+    winner, reason, battles, wars = result[0], result[1], result[2], result[3]
+    counters[C_GAMES] += 1
+    counters[C_BATTLES] += battles
+    counters[C_WARS] += wars
+    counters[C_MAX_BATTLES] = max(counters[C_MAX_BATTLES], battles)
+    counters[C_MAX_WARS] = max(counters[C_MAX_WARS], wars)
+    if winner >= 0:
+        counters[C_WINS + winner] += 1
+    counters[C_REASONS + reason] += 1
+    battles_hist[min(battles, BATTLE_BINS - 1)] += 1
+    wars_hist[min(wars, WAR_BINS - 1)] += 1
+
+
+@njit(cache=True)
 def play_games(
     rules: np.ndarray, hand: int, seed: int, first: int, last: int,
     counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray,
 ) -> None:  # fmt: skip
     """Play games `first` .. `last - 1` of the run `seed`, each on its own random deal, adding
     each round's result to the statistics (one row each, for this thread)."""
-    piles = np.zeros((4, RING), np.int64)
-    head = np.zeros(4, np.int64)
-    size = np.zeros(4, np.int64)
-    table_card = np.zeros(64, np.int64)
-    table_seat = np.zeros(64, np.int64)
-    work = np.zeros((4, 4), np.int64)
-    loop = np.zeros((4, 52), np.int64)
-    loop_size = np.zeros(4, np.int64)
-    behind = np.zeros((4, RING), np.int64)
-    behind_head = np.zeros(4, np.int64)
-    behind_size = np.zeros(4, np.int64)
+    piles, head, size, table_card, table_seat, work, loop, loop_size = workspace()
+    behind, behind_head, behind_size = piles.copy(), head.copy(), size.copy()
     rng = np.zeros(1, np.uint64)
     result = np.zeros(5, np.int64)
     deck = np.zeros(52, np.int64)
@@ -685,17 +696,7 @@ def play_games(
             rules, cards, sizes, piles, head, size, table_card, table_seat, work, rng,
             loop, loop_size, behind, behind_head, behind_size, result,
         )  # fmt: skip
-        winner, reason, battles, wars = result[0], result[1], result[2], result[3]
-        counters[C_GAMES] += 1
-        counters[C_BATTLES] += battles
-        counters[C_WARS] += wars
-        counters[C_MAX_BATTLES] = max(counters[C_MAX_BATTLES], battles)
-        counters[C_MAX_WARS] = max(counters[C_MAX_WARS], wars)
-        if winner >= 0:
-            counters[C_WINS + winner] += 1
-        counters[C_REASONS + reason] += 1
-        battles_hist[min(battles, BATTLE_BINS - 1)] += 1
-        wars_hist[min(wars, WAR_BINS - 1)] += 1
+        tally_round(result, counters, battles_hist, wars_hist)
 
 
 @njit(cache=True, parallel=True)
@@ -768,17 +769,8 @@ def play_sequences(
     its length in `lengths`. Returns how many loops there were."""
     n = ranks.shape[0]
     half = n // 2
-    piles = np.zeros((4, RING), np.int64)
-    head = np.zeros(4, np.int64)
-    size = np.zeros(4, np.int64)
-    table_card = np.zeros(64, np.int64)
-    table_seat = np.zeros(64, np.int64)
-    work = np.zeros((4, 4), np.int64)
-    loop = np.zeros((4, 52), np.int64)
-    loop_size = np.zeros(4, np.int64)
-    behind = np.zeros((4, RING), np.int64)
-    behind_head = np.zeros(4, np.int64)
-    behind_size = np.zeros(4, np.int64)
+    piles, head, size, table_card, table_seat, work, loop, loop_size = workspace()
+    behind, behind_head, behind_size = piles.copy(), head.copy(), size.copy()
     rng = np.zeros(1, np.uint64)
     result = np.zeros(5, np.int64)
     cards = np.zeros(n, np.int64)
@@ -816,18 +808,7 @@ def play_sequences(
                 lengths[loops] = length
                 loops += 1
             else:
-                winner, reason = result[RES_WINNER], result[RES_REASON]
-                battles, wars = result[RES_BATTLES], result[RES_WARS]
-                counters[C_GAMES] += 1
-                counters[C_BATTLES] += battles
-                counters[C_WARS] += wars
-                counters[C_MAX_BATTLES] = max(counters[C_MAX_BATTLES], battles)
-                counters[C_MAX_WARS] = max(counters[C_MAX_WARS], wars)
-                if winner >= 0:
-                    counters[C_WINS + winner] += 1
-                counters[C_REASONS + reason] += 1
-                battles_hist[min(battles, BATTLE_BINS - 1)] += 1
-                wars_hist[min(wars, WAR_BINS - 1)] += 1
+                tally_round(result, counters, battles_hist, wars_hist)
         if not next_sequence(ranks):
             break
     return loops
@@ -846,14 +827,7 @@ def chances(
     `out[seat]` for a seat, `out[4]` for a draw. `rules[R_LIMIT]` is the battles left, if any.
     Releases the GIL, so a server can run it in a thread beside its event loop."""
     players = rules[R_PLAYERS]
-    piles = np.zeros((4, RING), np.int64)
-    head = np.zeros(4, np.int64)
-    size = np.zeros(4, np.int64)
-    table_card = np.zeros(64, np.int64)
-    table_seat = np.zeros(64, np.int64)
-    work = np.zeros((4, 4), np.int64)
-    loop = np.zeros((4, 52), np.int64)
-    loop_size = np.zeros(4, np.int64)
+    piles, head, size, table_card, table_seat, work, loop, loop_size = workspace()
     rng = np.zeros(1, np.uint64)
     result = np.zeros(5, np.int64)
     mixed = cards.copy()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -291,16 +292,34 @@ def create_app(settings: Settings | None = None) -> Guard:
 
         return StreamingResponse(chunks(), media_type="application/json")
 
-    app.router.add_api_route(
-        "/api/rounds/{round_id}/battles",
-        play,
-        methods=["POST"],
-        response_model=BattlesOut,
-        responses=errors(404, 409, 413, 415, 422, 429),
-        summary="Play battles",
-        openapi_extra=body_openapi(PlayBattles, "round_id"),
-        route_class_override=RequestRoute,
-    )
+    def add_body_route(
+        path: str,
+        endpoint: Callable[[Request], Coroutine[Any, Any, Response]],
+        body: type[BaseModel],
+        response: type[BaseModel],
+        summary: str,
+        *,
+        method: str = "POST",
+        status_code: int = 200,
+        more_errors: tuple[int, ...] = (),
+    ) -> None:
+        """Register a `RequestRoute` that reads its JSON body with `parse`, and document it."""
+        app.router.add_api_route(
+            path,
+            endpoint,
+            methods=[method],
+            status_code=status_code,
+            response_model=response,
+            responses=errors(*more_errors, 413, 415, 422, 429),
+            summary=summary,
+            openapi_extra=body_openapi(body, *re.findall(r"{(\w+)}", path)),
+            route_class_override=RequestRoute,
+        )
+
+    add_body_route(
+        "/api/rounds/{round_id}/battles", play, PlayBattles, BattlesOut, "Play battles",
+        more_errors=(404, 409),
+    )  # fmt: skip
 
     async def new_round(request: Request) -> JSONResponse:
         """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
@@ -313,16 +332,8 @@ def create_app(settings: Settings | None = None) -> Guard:
         )  # fmt: skip
         return reply(round_, who, status_code=201)
 
-    app.router.add_api_route(
-        "/api/rounds",
-        new_round,
-        methods=["POST"],
-        status_code=201,
-        response_model=RoundOut,
-        responses=errors(413, 415, 422, 429),
-        summary="Deal a new round",
-        openapi_extra=body_openapi(NewRound),
-        route_class_override=RequestRoute,
+    add_body_route(
+        "/api/rounds", new_round, NewRound, RoundOut, "Deal a new round", status_code=201
     )
 
     @app.get(
@@ -353,15 +364,8 @@ def create_app(settings: Settings | None = None) -> Guard:
             long_runs.leave(who)
         return reply(result)
 
-    app.router.add_api_route(
-        "/api/simulations",
-        simulations,
-        methods=["POST"],
-        response_model=SimulationOut,
-        responses=errors(413, 415, 422, 429),
-        summary="Statistics of many rounds",
-        openapi_extra=body_openapi(Simulate),
-        route_class_override=RequestRoute,
+    add_body_route(
+        "/api/simulations", simulations, Simulate, SimulationOut, "Statistics of many rounds"
     )
 
     @app.get(
@@ -411,16 +415,10 @@ def create_app(settings: Settings | None = None) -> Guard:
         )
         return reply(_house_rules(chosen), who)
 
-    app.router.add_api_route(
-        "/api/me/house-rules",
-        choose_house_rules,
-        methods=["PUT"],
-        response_model=HouseRulesOut,
-        responses=errors(413, 415, 422, 429),
-        summary="Choose the rules of this browser's next rounds",
-        openapi_extra=body_openapi(ChooseHouseRules),
-        route_class_override=RequestRoute,
-    )
+    add_body_route(
+        "/api/me/house-rules", choose_house_rules, ChooseHouseRules, HouseRulesOut,
+        "Choose the rules of this browser's next rounds", method="PUT",
+    )  # fmt: skip
 
     @app.get("/api/rules", response_model=RulesInfoOut, summary="The presets and rule fields")
     def rules_info() -> dict[str, Any]:

@@ -56,8 +56,8 @@ def _one_of_presets(field: dict[str, Any]) -> None:
     field["enum"] = list(PRESETS)
 
 
-class NewRound(BaseModel):
-    """Body of `POST /api/rounds`; every field is optional."""
+class RulesChoice(BaseModel):
+    """A preset and the rule fields that override it: how every body names its rules."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -69,11 +69,19 @@ class NewRound(BaseModel):
         description="rule fields overriding the preset",
         json_schema_extra=_nullable(_rules_schema()),
     )
-    seed: StrictInt | None = Field(
-        None,
-        description="the random deal's seed, 0..2**63-1; the server picks one if absent",
-        json_schema_extra=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_SEED}),
-    )
+
+
+SEED = Field(
+    None,
+    description="0..2**63-1; the server picks one if absent",
+    json_schema_extra=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_SEED}),
+)
+
+
+class NewRound(RulesChoice):
+    """Body of `POST /api/rounds`; every field is optional."""
+
+    seed: StrictInt | None = SEED
     deal: list[list[StrictStr]] | None = Field(
         None,
         description="one pile per seat (as many as the rules' players), each listed top card "
@@ -82,47 +90,22 @@ class NewRound(BaseModel):
     )
 
 
-class ChooseHouseRules(BaseModel):
+class ChooseHouseRules(RulesChoice):
     """Body of `PUT /api/me/house-rules`: a preset and the fields that override it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    preset: StrictStr = Field(
-        "classic", description="the rules to start from", json_schema_extra=_one_of_presets
-    )
-    rules: dict[str, Any] | None = Field(
-        None,
-        description="rule fields overriding the preset",
-        json_schema_extra=_nullable(_rules_schema()),
-    )
 
 
 MAX_SIMULATED = 200_000
 
 
-class Simulate(BaseModel):
+class Simulate(RulesChoice):
     """Body of `POST /api/simulations`: rules as for a new round, and how many rounds."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    preset: StrictStr = Field(
-        "classic", description="the rules to start from", json_schema_extra=_one_of_presets
-    )
-    rules: dict[str, Any] | None = Field(
-        None,
-        description="rule fields overriding the preset",
-        json_schema_extra=_nullable(_rules_schema()),
-    )
     rounds: Annotated[StrictInt, Field(ge=1, le=MAX_SIMULATED)] = Field(
         20_000,
         description=f"random rounds to play, 1..{MAX_SIMULATED}; the server stops after 2 "
         "seconds and says so",
     )
-    seed: StrictInt | None = Field(
-        None,
-        description="the run's seed, 0..2**63-1; the server picks one if absent",
-        json_schema_extra=_nullable({"type": "integer", "minimum": 0, "maximum": MAX_SEED}),
-    )
+    seed: StrictInt | None = SEED
 
 
 class PlayBattles(BaseModel):
