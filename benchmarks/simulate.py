@@ -10,6 +10,8 @@
   rounds, beside one that plays a hundredth of them (target: under 500 MB for 10 million).
 - `cardwar simulate --games --cli-games` on the classic table with its compiled code cached, in
   seconds of wall time, start-up included (target: under 5 s for a million).
+- The chance to win from the table: milliseconds for one estimate of 2,000 continuations, at
+  several points of classic rounds (target: under 50 ms), beside a readable-engine estimate.
 
 Timings on a shared machine are noisy: the ratios, measured within one run, hold better than
 the absolute figures. Compilation is done (and cached) before anything is timed.
@@ -61,6 +63,35 @@ def peak_memory(rounds: int) -> float:
     return int(done.stdout.split()[-1]) / 1024  # ru_maxrss is in kilobytes on Linux
 
 
+def chance_ms(rounds: int) -> tuple[float, float]:
+    """Median milliseconds of one chance estimate (2,000 continuations) on the simulator, at
+    battle 0, 100 and 200 of `rounds` classic rounds; and of 20 continuations on the readable
+    engine, scaled to 2,000, for the ratio."""
+    import random
+    import statistics
+
+    from cardwar.sim.chance import chance_to_win
+
+    fast, slow = [], []
+    for seed in range(rounds):
+        for battles in (0, 100, 200):
+            round_ = Round(CLASSIC, seed=seed)
+            round_.play(battles)
+            if round_.over:
+                continue
+            started = time.perf_counter()
+            chance_to_win(round_)
+            fast.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            chance = random.Random(seed)
+            for _ in range(20):
+                piles = [chance.sample(pile, len(pile)) for pile in round_.piles]
+                limit = (round_.rules.battle_limit or 0) - round_.battles
+                Round(Rules.from_dict({"battle_limit": max(limit, 1)}), deal=piles).play()
+            slow.append((time.perf_counter() - started) * 100)
+    return statistics.median(fast) * 1000, statistics.median(slow) * 1000
+
+
 def cli_seconds(games: int) -> tuple[float, dict[str, object]]:
     """Wall time of `cardwar simulate --games N --json`, start-up included."""
     command = [sys.executable, "-m", "cardwar.cli", "simulate", "--games", str(games)]
@@ -76,6 +107,7 @@ def main() -> None:
     parser.add_argument("--engine-rounds", type=int, default=2000)
     parser.add_argument("--memory-rounds", type=int, default=10_000_000)
     parser.add_argument("--cli-games", type=int, default=1_000_000)
+    parser.add_argument("--chance-rounds", type=int, default=20)
     args = parser.parse_args()
 
     simulate(CLASSIC, 1000, seed=1, workers=1)  # compile, or load the cache, before timing
@@ -94,6 +126,11 @@ def main() -> None:
     print(f"peak memory, {args.memory_rounds:,} rounds: {big_mb:.0f} MB (target 500 MB)")
     print(f"peak memory, {small:,} rounds: {small_mb:.0f} MB")
     print(f"memory, {args.memory_rounds:,} / {small:,} rounds: {big_mb / small_mb:.2f}x")
+
+    fast_ms, slow_ms = chance_ms(args.chance_rounds)
+    print(f"chance to win, 2,000 continuations: {fast_ms:.1f} ms (target 50 ms)")
+    print(f"chance to win on the readable engine, scaled to 2,000: {slow_ms:,.0f} ms")
+    print(f"readable engine / simulator, chance: {slow_ms / fast_ms:,.0f}x")
 
     seconds, summary = cli_seconds(args.cli_games)
     print(

@@ -91,7 +91,7 @@ def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> 
 def test_simulate_benchmark_prints_speeds_ratios_memory_and_targets() -> None:
     out = run(
         "simulate.py", "--games", "20000", "--engine-rounds", "20",
-        "--memory-rounds", "20000", "--cli-games", "20000",
+        "--memory-rounds", "20000", "--cli-games", "20000", "--chance-rounds", "2",
     )  # fmt: skip
     for line in (
         "readable engine, classic, one core:",
@@ -100,6 +100,8 @@ def test_simulate_benchmark_prints_speeds_ratios_memory_and_targets() -> None:
         "two workers / one:",
         "peak memory, 20,000 rounds:",
         "cardwar simulate --games 20,000:",
+        "chance to win, 2,000 continuations:",
+        "readable engine / simulator, chance:",
     ):
         assert line in out
-    assert out.count("target") == 4
+    assert out.count("target") == 5
