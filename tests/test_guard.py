@@ -8,6 +8,7 @@ import os
 import re
 import sqlite3
 import stat
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -407,6 +408,27 @@ def test_a_long_run_never_holds_up_another_rounds_click(make_client: ClientFacto
     if busy.status_code != 200:  # the long run may already be over
         assert busy.status_code == 429
         assert busy.json()["detail"].startswith("battles: this round is busy with a long run")
+
+
+def test_a_click_waits_out_a_short_request_on_its_round(make_client: ClientFactory) -> None:
+    """A chance estimate or a read holding the round for a moment makes a click wait, never
+    fail: only a long run of the same round is answered 429."""
+    client = make_client()
+    games = client.app.app.state.games  # type: ignore[attr-defined]
+    round_id = deal(client, seed=2)["id"]
+    held = threading.Event()
+
+    def hold() -> None:
+        with games._holding(round_id, wait=True):
+            held.set()
+            time.sleep(0.3)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(5)
+    click = client.post(f"/api/rounds/{round_id}/battles", json={"count": 1})
+    holder.join()
+    assert click.status_code == 200 and click.json()["round"]["battles"] == 1
 
 
 def test_each_round_has_a_lock_of_its_own(make_client: ClientFactory) -> None:

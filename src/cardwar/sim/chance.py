@@ -36,6 +36,14 @@ class Chance:
         }
 
 
+def settled(round_: Round) -> Chance:
+    """A finished round's "chance": certain, for its winner or for a draw."""
+    assert round_.outcome is not None
+    winner = round_.outcome.winner
+    seats = tuple(1.0 if seat == winner else 0.0 for seat in range(round_.rules.players))
+    return Chance(round_.battles, 0, seats, 1.0 if winner is None else 0.0)
+
+
 def chance_to_win(round_: Round, runs: int = RUNS) -> Chance:
     """Estimate each seat's chance to win `round_` from here (its clock aside)."""
     if round_.outcome is not None:

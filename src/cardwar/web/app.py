@@ -272,8 +272,12 @@ def create_app(settings: Settings | None = None) -> Guard:
         # and are sent in chunks, so that they never stall anyone else's clicks.
         if count <= INLINE_BATTLES:
             played = games.play(round_id, count, wait=False)
-            if played is None:  # only a long run of this same round holds it that long
-                raise RateLimited("battles: this round is busy with a long run", 1)
+            if played is None:
+                if round_id in games.long_running:  # busy for seconds: say so, do not wait
+                    raise RateLimited("battles: this round is busy with a long run", 1)
+                # Another short request holds it (a read, a chance estimate): wait in a thread.
+                played = await run_in_threadpool(games.play, round_id, count)
+                assert played is not None
             return reply(_battles_content(*played))
         who = cookie_key(request)
         long_runs.enter(who)
@@ -339,12 +343,13 @@ def create_app(settings: Settings | None = None) -> Guard:
     @app.get(
         "/api/rounds/{round_id}/chance",
         response_model=ChanceOut,
-        responses=errors(404, 409),
+        responses=errors(404),
         summary="Each seat's chance to win from here",
     )
     async def chance(round_id: str) -> JSONResponse:
         """The share of 2,000 continuations of the round that each seat wins (and that are
-        drawn), every pile's order being unknown: the cards each seat holds, shuffled afresh."""
+        drawn), every pile's order being unknown: the cards each seat holds, shuffled afresh.
+        Once the round is over: its outcome, as a certainty (`runs` 0)."""
         return reply(await run_in_threadpool(games.chance, round_id))
 
     async def simulations(request: Request) -> JSONResponse:

@@ -186,6 +186,8 @@ class Games:
         # never holds up another round's click (locks shared between rounds once did).
         self._locks: weakref.WeakValueDictionary[str, RoundLock] = weakref.WeakValueDictionary()
         self._locks_lock = threading.Lock()
+        self.long_running: set[str] = set()
+        """Rounds a long run is playing now: a click on one is told to wait, not left waiting."""
 
     def create(
         self,
@@ -261,18 +263,27 @@ class Games:
             if self._check_clock(round_id, live):
                 return render({"round": live.round.to_dict(round_id), "battles": []})
             was_out = live.round.out_at[0]
-            snapshot, body = self.worker.run(long_run, live.round.snapshot(), count, round_id)
+            self.long_running.add(round_id)
+            try:
+                snapshot, body = self.worker.run(long_run, live.round.snapshot(), count, round_id)
+            finally:
+                self.long_running.discard(round_id)
             live.round = Round.resume(snapshot)
             self._save(round_id, live.round, score=score(live.round, was_out))
             return bytes(body)
 
     def chance(self, round_id: str) -> dict[str, Any]:
-        """Each seat's chance to win the round from where it stands (SPEC: a live estimate).
-        Call it from a thread: the estimate takes a few milliseconds, GIL released."""
-        from cardwar.sim.chance import chance_to_win  # numba loads on the first estimate
+        """Each seat's chance to win the round from where it stands: a certainty once it is
+        over. Call it from a thread: the estimate takes a few milliseconds, GIL released, and
+        is made on a copy, so the round is free for clicks meanwhile."""
+        from cardwar.sim.chance import chance_to_win, settled  # numba loads on first use
 
         with self._holding(round_id, wait=True):
-            return chance_to_win(self._current(round_id)).to_dict()
+            round_ = self._current(round_id)
+            if round_.outcome is not None:
+                return settled(round_).to_dict()
+            copy = Round.resume(round_.snapshot())
+        return chance_to_win(copy).to_dict()
 
     def simulate(self, rules: Rules, rounds: int, seed: int) -> dict[str, Any]:
         """Statistics of `rounds` random rounds, played in the worker process."""
