@@ -49,21 +49,50 @@ def test_ranks_order_two_to_ace() -> None:
     [
         ("1X", "card 1X: rank must be one of 2-9, T, J, Q, K, A"),
         ("9Z", "card 9Z: suit 'Z' must be one of C, D, H, S"),
-        ("9", "card '9': a card is a rank then a suit"),
-        ("KING", "card 'KING': a card is a rank then a suit"),
+        ("9", "card '9': a card is a rank then a suit, such as '9S' or 'TH'"),
+        ("KING", "card 'KING': a card is a rank then a suit, such as '9S' or 'TH'"),
+        ("", "card '': a card is a rank then a suit, such as '9S' or 'TH'"),
+        ("tz", "card tz: suit 'Z' must be one of C, D, H, S"),
+        ("xh", "card xh: rank must be one of 2-9, T, J, Q, K, A"),
+        ("11H", "card '11H': a card is a rank then a suit, such as '9S' or 'TH'"),
     ],
 )
 def test_bad_codes_name_the_problem(code: str, message: str) -> None:
-    """A code that is not a card raises CardError whose message says what is wrong."""
+    """A code that is not a card raises CardError whose whole message says what is wrong; a
+    lower-case rank is read as a rank, so only the suit is blamed."""
     with pytest.raises(CardError) as caught:
         Card.parse(code)
-    assert str(caught.value).startswith(message)
+    assert str(caught.value) == message
 
 
 def test_parse_refuses_non_strings() -> None:
     """A number where a code belongs is refused with a message, not a crash."""
-    with pytest.raises(CardError, match="written as a string"):
+    with pytest.raises(CardError) as caught:
         Card.parse(9)  # type: ignore[arg-type]
+    assert str(caught.value) == "card 9: a card is written as a string such as '9S'"
+
+
+@pytest.mark.parametrize(
+    ("code", "quoted"),
+    [
+        ("x" * 38, "'" + "x" * 38 + "'"),  # a repr of exactly 40 characters is quoted whole
+        ("x" * 39, "'" + "x" * 38 + "…"),
+        ("y" * 100_000, "'" + "y" * 38 + "…"),
+        (10**5000, "a int too long to write out"),
+    ],
+    ids=["40 characters", "41 characters", "100,000 characters", "an int of 5,001 digits"],
+)
+def test_error_messages_quote_at_most_40_characters(code: object, quoted: str) -> None:
+    """A bad value is quoted whole up to 40 characters and cut to 39 and an ellipsis beyond, so
+    a message never echoes a huge input; an int too long for Python to write is named."""
+    with pytest.raises(CardError) as caught:
+        Card.parse(code)  # type: ignore[arg-type]
+    reason = (
+        "a card is written as a string such as '9S'"
+        if isinstance(code, int)
+        else "a card is a rank then a suit, such as '9S' or 'TH'"
+    )
+    assert str(caught.value) == f"card {quoted}: {reason}"
 
 
 def test_card_errors_are_value_errors() -> None:

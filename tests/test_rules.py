@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from cardwar import PRESETS, Gather, LimitOutcome, Rules, RulesError, Shortage
+from cardwar.rules import describe_fields
 
 
 def test_classic_is_the_seed_table() -> None:
@@ -45,44 +46,74 @@ def test_hand_size_shares_the_deck(players: int, hand: int) -> None:
 
 def test_unknown_preset_names_the_choices() -> None:
     """An unknown preset is refused with the list of presets."""
-    with pytest.raises(RulesError, match="preset 'blitz': unknown, must be one of classic"):
+    with pytest.raises(RulesError) as caught:
         Rules.preset("blitz")
+    assert str(caught.value) == (
+        "preset 'blitz': unknown, must be one of classic, traditional, peace, timed, short"
+    )
 
 
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
         ({"war_down": 9}, "war_down: 9 is out of range, must be 0..5"),
-        ({"war_down": -1}, "war_down: -1 is out of range"),
+        ({"war_down": -1}, "war_down: -1 is out of range, must be 0..5"),
         ({"war_down": True}, "war_down: must be a whole number from 0 to 5, not True"),
-        ({"war_down": "3"}, "war_down: must be a whole number"),
+        ({"war_down": "3"}, "war_down: must be a whole number from 0 to 5, not '3'"),
         ({"players": 5}, "players: 5 is out of range, must be 2..4"),
-        ({"players": 1}, "players: 1 is out of range"),
+        ({"players": 1}, "players: 1 is out of range, must be 2..4"),
         ({"hand_size": 27}, "hand_size: 27 is out of range, must be null or 1..26"),
         ({"players": 4, "hand_size": 14}, "hand_size: 14 is out of range, must be null or 1..13"),
-        ({"hand_size": 0}, "hand_size: 0 is out of range"),
+        ({"hand_size": 0}, "hand_size: 0 is out of range, must be null or 1..26"),
+        ({"hand_size": "x"}, "hand_size: must be null or a whole number from 1 to 26, not 'x'"),
         ({"battle_limit": 0}, "battle_limit: 0 is out of range, must be null or 1..100000"),
-        ({"battle_limit": 100001}, "battle_limit: 100001 is out of range"),
+        (
+            {"battle_limit": 100001},
+            "battle_limit: 100001 is out of range, must be null or 1..100000",
+        ),
+        (
+            {"battle_limit": 2.5},
+            "battle_limit: must be null or a whole number from 1 to 100000, not 2.5",
+        ),
         ({"time_limit_s": 59}, "time_limit_s: 59 is out of range, must be null or 60..7200"),
-        ({"time_limit_s": 7201}, "time_limit_s: 7201 is out of range"),
-        ({"shortage": "forfeit"}, "shortage: 'forfeit' is not allowed, must be one of lose"),
-        ({"gather": "random"}, "gather: 'random' is not allowed, must be one of winner_first"),
-        ({"limit_outcome": "win"}, "limit_outcome: 'win' is not allowed"),
+        ({"time_limit_s": 7201}, "time_limit_s: 7201 is out of range, must be null or 60..7200"),
+        (
+            {"time_limit_s": False},
+            "time_limit_s: must be null or a whole number from 60 to 7200, not False",
+        ),
+        (
+            {"shortage": "forfeit"},
+            "shortage: 'forfeit' is not allowed, must be one of lose, last_card",
+        ),
+        (
+            {"gather": "random"},
+            "gather: 'random' is not allowed, must be one of winner_first, table, shuffled",
+        ),
+        (
+            {"limit_outcome": "win"},
+            "limit_outcome: 'win' is not allowed, must be one of draw, most_cards",
+        ),
         ({"low_wins": 1}, "low_wins: must be true or false, not 1"),
-        ({"speed": 3}, "rules: unknown field 'speed', must be one of battle_limit"),
+        (
+            {"speed": 3},
+            "rules: unknown field 'speed', must be one of battle_limit, gather, hand_size,"
+            " limit_outcome, low_wins, players, shortage, time_limit_s, war_down",
+        ),
     ],
 )
 def test_bad_rules_name_the_field(fields: dict[str, Any], message: str) -> None:
-    """A rule out of range, of the wrong type or unknown is refused, naming the field."""
+    """A rule out of range, of the wrong type or unknown is refused with a message that names
+    the field and says what it allows, whole."""
     with pytest.raises(RulesError) as caught:
         Rules.from_dict(fields)
-    assert str(caught.value).startswith(message)
+    assert str(caught.value) == message
 
 
 def test_rules_must_be_an_object() -> None:
     """Rules given as a list rather than fields are refused with a message."""
-    with pytest.raises(RulesError, match="rules: must be an object"):
+    with pytest.raises(RulesError) as caught:
         Rules.from_dict([1, 2])  # type: ignore[arg-type]
+    assert str(caught.value) == 'rules: must be an object of rule fields, such as {"war_down": 3}'
 
 
 def test_from_dict_overrides_a_base() -> None:
@@ -103,7 +134,7 @@ def test_json_round_trips(name: str) -> None:
     """Every preset survives to_dict and from_dict unchanged, as plain JSON values."""
     rules = Rules.preset(name)
     data = rules.to_dict()
-    assert all(isinstance(value, int | str | bool | None) for value in data.values())
+    assert {type(value) for value in data.values()} <= {int, str, bool, type(None)}
     assert Rules.from_dict(data) == rules
 
 
@@ -112,3 +143,39 @@ def test_rules_are_frozen() -> None:
     rules = Rules()
     with pytest.raises(AttributeError):
         rules.war_down = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", [None, ["classic"], "Classic"])
+def test_a_preset_is_named_exactly(name: object) -> None:
+    """Only a preset's own name, as a string, picks it; anything else is refused the same way."""
+    with pytest.raises(RulesError) as caught:
+        Rules.preset(name)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        f"preset {name!r}: unknown, must be one of classic, traditional, peace, timed, short"
+    )
+
+
+def test_a_house_mix_is_named_by_its_preset_or_none() -> None:
+    """Rules equal to a preset carry its name; a mix of one's own has none."""
+    assert [rules.preset_name for rules in PRESETS.values()] == list(PRESETS)
+    assert Rules(war_down=2).preset_name is None
+
+
+def test_every_field_says_what_it_allows() -> None:
+    """The field guide gives each rule's classic default, whether it may be null, and its range
+    or its choices, as plain JSON values (the API's `GET /api/rules` and the House rules panel)."""
+    assert describe_fields() == {
+        "players": {"default": 2, "nullable": False, "min": 2, "max": 4},
+        "hand_size": {"default": None, "nullable": True, "min": 1, "max": 26},
+        "war_down": {"default": 1, "nullable": False, "min": 0, "max": 5},
+        "shortage": {"default": "lose", "nullable": False, "choices": ["lose", "last_card"]},
+        "battle_limit": {"default": 500, "nullable": True, "min": 1, "max": 100_000},
+        "limit_outcome": {"default": "draw", "nullable": False, "choices": ["draw", "most_cards"]},
+        "time_limit_s": {"default": None, "nullable": True, "min": 60, "max": 7200},
+        "low_wins": {"default": False, "nullable": False, "choices": [False, True]},
+        "gather": {
+            "default": "winner_first",
+            "nullable": False,
+            "choices": ["winner_first", "table", "shuffled"],
+        },
+    }
