@@ -273,9 +273,10 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     client = make_client()
     me = client.get("/api/me")
     assert me.json() == {
-        "scoreboard": {"won": 0, "lost": 0, "drawn": 0},
+        "scoreboard": {"won": 0, "lost": 0, "drawn": 0, "matches_won": 0, "matches_lost": 0},
         "round": None,
         "last_battle": None,
+        "match": None,
         "house_rules": {"preset": "classic", "rules": Rules.preset("classic").to_dict()},
     }
     assert "cardwar_player" in me.cookies
@@ -285,12 +286,24 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     unfinished = new_round(client, seed=1)
     board = client.get("/api/me").json()
     MeOut.model_validate(board)
-    assert board["scoreboard"] == {"won": 1, "lost": 1, "drawn": 1}
+    assert board["scoreboard"] == {
+        "won": 1,
+        "lost": 1,
+        "drawn": 1,
+        "matches_won": 0,
+        "matches_lost": 0,
+    }
     assert board["round"]["id"] == unfinished["id"]
 
     restarted = make_client()
     restarted.cookies = client.cookies
-    assert restarted.get("/api/me").json()["scoreboard"] == {"won": 1, "lost": 1, "drawn": 1}
+    assert restarted.get("/api/me").json()["scoreboard"] == {
+        "won": 1,
+        "lost": 1,
+        "drawn": 1,
+        "matches_won": 0,
+        "matches_lost": 0,
+    }
 
 
 def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> None:
@@ -299,10 +312,22 @@ def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> N
     data = new_round(client, rules={"players": 3}, deal=deal)
     first = battles(client, data["id"])
     assert first["round"]["outcome"] is None and first["round"]["counts"][0] == 0
-    assert client.get("/api/me").json()["scoreboard"] == {"won": 0, "lost": 1, "drawn": 0}
+    assert client.get("/api/me").json()["scoreboard"] == {
+        "won": 0,
+        "lost": 1,
+        "drawn": 0,
+        "matches_won": 0,
+        "matches_lost": 0,
+    }
     result = battles(client, data["id"], 1000)
     assert result["round"]["outcome"] is not None
-    assert client.get("/api/me").json()["scoreboard"] == {"won": 0, "lost": 1, "drawn": 0}
+    assert client.get("/api/me").json()["scoreboard"] == {
+        "won": 0,
+        "lost": 1,
+        "drawn": 0,
+        "matches_won": 0,
+        "matches_lost": 0,
+    }
 
 
 def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
@@ -311,7 +336,13 @@ def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
     data = new_round(one, deal=[["AS"], ["2H"]])
     battles(one, data["id"])
     assert one.get("/api/me").json()["scoreboard"]["won"] == 1
-    assert two.get("/api/me").json()["scoreboard"] == {"won": 0, "lost": 0, "drawn": 0}
+    assert two.get("/api/me").json()["scoreboard"] == {
+        "won": 0,
+        "lost": 0,
+        "drawn": 0,
+        "matches_won": 0,
+        "matches_lost": 0,
+    }
 
 
 def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:

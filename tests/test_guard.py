@@ -325,7 +325,13 @@ def test_old_rounds_are_pruned_and_scoreboards_keep_their_totals(
     restarted.cookies.set("cardwar_player", cookie)
     assert rounds_stored(db_path) == []
     me = restarted.get("/api/me").json()
-    assert me["scoreboard"] == {"won": 1, "lost": 0, "drawn": 0}
+    assert me["scoreboard"] == {
+        "won": 1,
+        "lost": 0,
+        "drawn": 0,
+        "matches_won": 0,
+        "matches_lost": 0,
+    }
     assert me["round"] is None
     assert restarted.get(f"/api/rounds/{abandoned['id']}").status_code == 404
 

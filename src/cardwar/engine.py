@@ -566,7 +566,8 @@ class Round:
         return round_
 
     def to_dict(self, round_id: str | None = None) -> dict[str, object]:
-        """The round in the API's shape (SPEC §7); `piles` only once it is over."""
+        """The round in the API's shape (SPEC §7); `piles`, and an explicit deal as dealt, only
+        once it is over."""
         out: dict[str, object] = {
             "id": round_id,
             "rules": self.rules.to_dict(),
@@ -578,6 +579,8 @@ class Round:
         }
         if self.outcome is not None:
             out["piles"] = [[card.code for card in pile] for pile in self.piles]
+            if self.explicit_deal:  # for replaying or sharing it: no peeking before the end
+                out["deal"] = [[card.code for card in pile] for pile in self.deal]
         return out
 
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 from cardwar.engine import MAX_SEED, Battle, check_seed
 from cardwar.errors import CardwarError, RoundOverError
 from cardwar.rules import PRESETS, Rules, describe_fields
-from cardwar.web.games import Games, RoundNotFound
+from cardwar.web.games import BattleNotFound, Games, MatchNotFound, RoundNotFound, WorkerFailed
 from cardwar.web.guard import (
     Buckets,
     Guard,
@@ -38,13 +38,19 @@ from cardwar.web.schemas import (
     ChooseHouseRules,
     ErrorOut,
     HouseRulesOut,
+    MatchDealtOut,
+    MatchOut,
     MeOut,
+    NewMatch,
     NewRound,
+    NoBody,
     PlayBattles,
+    ReplayOut,
     RoundOut,
     RulesInfoOut,
     Simulate,
     SimulationOut,
+    StoryOut,
 )
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
@@ -254,8 +260,14 @@ def create_app(settings: Settings | None = None) -> Guard:
         return JSONResponse({"detail": str(error)}, status_code=422)
 
     @app.exception_handler(RoundNotFound)
-    async def not_found(_: Request, error: RoundNotFound) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=404)
+    @app.exception_handler(MatchNotFound)
+    @app.exception_handler(BattleNotFound)
+    async def not_found(_: Request, error: LookupError) -> JSONResponse:
+        return JSONResponse({"detail": str(error.args[0])}, status_code=404)
+
+    @app.exception_handler(WorkerFailed)
+    async def worker_failed(_: Request, error: WorkerFailed) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=503, headers={"Retry-After": "1"})
 
     @app.exception_handler(RateLimited)
     async def rate_limited(_: Request, error: RateLimited) -> JSONResponse:
@@ -340,6 +352,68 @@ def create_app(settings: Settings | None = None) -> Guard:
         "/api/rounds", new_round, NewRound, RoundOut, "Deal a new round", status_code=201
     )
 
+    async def new_match(request: Request) -> JSONResponse:
+        """Start a match of 1, 3 or 5 rounds under a preset and house rules, and deal its first
+        round. Draws do not count: a drawn round is played again."""
+        body = parse(NewMatch, await request.body())
+        who = current_player(request)
+        admit_write("new matches", request, who)
+        dealt = await run_in_threadpool(
+            games.create_match, who.id, best_of=body.best_of, preset=body.preset,
+            rules=body.rules, seed=body.seed,
+        )  # fmt: skip
+        return reply(dealt, who, status_code=201)
+
+    add_body_route("/api/matches", new_match, NewMatch, MatchDealtOut, "Start a match",
+                   status_code=201)  # fmt: skip
+
+    async def next_round(request: Request) -> JSONResponse:
+        """Deal the match's next round: refused (409) once the match is over, or while its
+        last round is still being played."""
+        parse(NoBody, await request.body())
+        who = current_player(request)
+        admit_write("new rounds", request, who)
+        match_id: str = request.path_params["match_id"]
+        dealt = await run_in_threadpool(games.next_round, match_id, who.id)
+        return reply(dealt, who, status_code=201)
+
+    add_body_route(
+        "/api/matches/{match_id}/rounds", next_round, NoBody, MatchDealtOut,
+        "Deal a match's next round", status_code=201, more_errors=(404, 409),
+    )  # fmt: skip
+
+    @app.get(
+        "/api/matches/{match_id}",
+        response_model=MatchOut,
+        responses=errors(404),
+        summary="Look at a match",
+    )
+    async def get_match(match_id: str) -> JSONResponse:
+        """The match: its rounds, the score, who leads and who won."""
+        return reply(await run_in_threadpool(games.match, match_id))
+
+    @app.get(
+        "/api/rounds/{round_id}/battles/{number}",
+        response_model=ReplayOut,
+        responses=errors(404, 422),
+        summary="One battle of a round, played again",
+    )
+    async def replay(round_id: str, number: int) -> JSONResponse:
+        """Battle `number` (from 1) of the round, played again from its deal, with the counts
+        before it: a round can be watched back battle by battle."""
+        return reply(await run_in_threadpool(games.replay, round_id, number))
+
+    @app.get(
+        "/api/rounds/{round_id}/story",
+        response_model=StoryOut,
+        responses=errors(404),
+        summary="A round told battle by battle",
+    )
+    async def story(round_id: str) -> JSONResponse:
+        """Each seat's cards battle by battle (at most 400 points), every battle with a war, how
+        often the lead changed, and the biggest war: what the page draws at a round's end."""
+        return reply(await run_in_threadpool(games.story, round_id))
+
     @app.get(
         "/api/rounds/{round_id}/chance",
         response_model=ChanceOut,
@@ -390,10 +464,18 @@ def create_app(settings: Settings | None = None) -> Guard:
         board = games.scoreboard(player)
         latest = games.latest(player)
         round_, last = (None, None) if latest is None else latest
+        match_id = None if round_ is None else round_["match_id"]
         return {
-            "scoreboard": {"won": board.won, "lost": board.lost, "drawn": board.drawn},
+            "scoreboard": {
+                "won": board.won,
+                "lost": board.lost,
+                "drawn": board.drawn,
+                "matches_won": board.matches_won,
+                "matches_lost": board.matches_lost,
+            },
             "round": round_,
             "last_battle": None if last is None else last.to_dict(),
+            "match": None if match_id is None else games.match(match_id),
             "house_rules": _house_rules(games.house_rules(player)),
         }
 

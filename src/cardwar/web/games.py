@@ -22,15 +22,17 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from cardwar.engine import MAX_SEED, Battle, Round
+from cardwar.engine import MAX_SEED, Battle, Round, check_seed
 from cardwar.errors import RoundOverError, RulesError
+from cardwar.match import Match, check_best_of, round_seed
 from cardwar.rules import Rules
 from cardwar.web.settings import Settings
-from cardwar.web.store import Scoreboard, Store
+from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
 
 DAY = 24 * 3600
 
@@ -41,10 +43,32 @@ class RoundNotFound(LookupError):
 
 @dataclass(slots=True)
 class Live:
-    """A round held in memory with the wall-clock time it started (for timed rounds)."""
+    """A round held in memory with the wall-clock time it started (for timed rounds) and the
+    match it belongs to, if any."""
 
     round: Round
     created_at: float
+    match_id: str | None = None
+
+
+class MatchNotFound(LookupError):
+    """No match has this id."""
+
+
+class WorkerFailed(RuntimeError):
+    """The worker process stopped while it had work (answered 503)."""
+
+
+class BattleNotFound(LookupError):
+    """The round has not played a battle of this number."""
+
+
+def _direct(function: Any, *args: Any) -> Any:
+    return function(*args)
+
+
+class MatchOver(RoundOverError):
+    """A round asked of a match that is over, or whose round is still being played."""
 
 
 def render(content: Any) -> bytes:
@@ -69,15 +93,21 @@ def deal_and_look_ahead(
     return round_.snapshot()
 
 
-def long_run(snapshot: dict[str, Any], count: int, round_id: str) -> tuple[dict[str, Any], bytes]:
+def long_run(
+    snapshot: dict[str, Any], count: int, round_id: str, extra: dict[str, Any]
+) -> tuple[dict[str, Any], bytes]:
     """Play up to `count` battles of the round that `snapshot` describes and render the whole
     answer here, a battle at a time (so no list of records is ever held); returns the new
-    snapshot and the answer's JSON."""
+    snapshot and the answer's JSON. `extra` holds the round's fields that only the server
+    knows (its match, its clock as the run began)."""
     round_ = Round.resume(snapshot)
     parts: list[bytes] = []
     while round_.outcome is None and len(parts) < count:
         parts.append(render(round_.play_battle().to_dict()))
-    body = b'{"round":%s,"battles":[%s]}' % (render(round_.to_dict(round_id)), b",".join(parts))
+    shown = {**round_.to_dict(round_id), **extra}
+    if round_.outcome is not None and "time_left_s" in shown:
+        shown["time_left_s"] = None
+    body = b'{"round":%s,"battles":[%s]}' % (render(shown), b",".join(parts))
     return round_.snapshot(), body
 
 
@@ -94,6 +124,65 @@ def score(round_: Round, was_out: int | None) -> str | None:
         return None
     winner = round_.outcome.winner
     return "drawn" if winner is None else "won" if winner == 0 else "lost"
+
+
+STORY_POINTS = 400  # the most points a round's story chart is drawn from
+REPLAY_HERE = 5_000  # replays of up to this many battles are played in a thread, longer ones in
+# the worker process
+
+
+def _replayed(history: dict[str, Any], battles: int) -> Round:
+    return Round.rebuild(
+        Rules.from_dict(history["rules"]),
+        seed=history["seed"],
+        deal=history["deal"],
+        battles=battles,
+        cap=history.get("cap"),
+    )
+
+
+def replay_battle(history: dict[str, Any], number: int) -> dict[str, Any]:
+    """The record of battle `number` of the round `history` describes, played again from its
+    deal, with the counts before it."""
+    round_ = _replayed(history, number - 1)
+    before = list(round_.counts)
+    return {"battle": round_.play_battle().to_dict(), "counts_before": before}
+
+
+def round_story(history: dict[str, Any]) -> dict[str, Any]:
+    """Each seat's cards battle by battle (at most STORY_POINTS points, evenly spaced, first and
+    last included), every battle with a war, how often the lead changed, and the biggest war."""
+    total = history["battles"]
+    round_ = _replayed(history, 0)
+    every = max(1, -(-total // STORY_POINTS))
+    points = [{"battle": 0, "counts": list(round_.counts)}]
+    wars: list[dict[str, Any]] = []
+    leader: int | None = None
+    changes = 0
+    for _ in range(total):
+        battle = round_.play_battle()
+        counts = battle.counts
+        if battle.number % every == 0 or battle.number == total:
+            points.append({"battle": battle.number, "counts": list(counts)})
+        if battle.wars:
+            wars.append(
+                {"battle": battle.number, "wars": battle.wars, "taken": battle.taken,
+                 "winner": battle.winner}
+            )  # fmt: skip
+        most = max(counts)
+        ahead = [seat for seat, count in enumerate(counts) if count == most]
+        if len(ahead) == 1:
+            if leader is not None and ahead[0] != leader:
+                changes += 1
+            leader = ahead[0]
+    biggest = max(wars, key=lambda war: (war["taken"], war["wars"]), default=None)
+    return {
+        "battles": total,
+        "points": points,
+        "wars": wars,
+        "lead_changes": changes,
+        "biggest_war": biggest,
+    }
 
 
 SIMULATION_SECONDS = 2.0  # the most one request for statistics may play for
@@ -143,7 +232,14 @@ class Worker:
                     initializer=_quiet_worker,
                 )
             pool = self._pool
-        return pool.submit(function, *args).result()
+        try:
+            return pool.submit(function, *args).result()
+        except BrokenProcessPool:
+            # The worker died (killed, or out of memory): start a new one next time, and say so.
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            raise WorkerFailed("the server's worker process stopped; try again") from None
 
     def close(self) -> None:
         """Stop the worker, abandoning work in progress (nothing was answered for it)."""
@@ -197,6 +293,7 @@ class Games:
         rules: Mapping[str, Any] | None = None,
         seed: int | None = None,
         deal: Sequence[Sequence[str]] | None = None,
+        match_id: str | None = None,
     ) -> dict[str, Any]:
         """Deal a new round (the server picks the seed when none is given) and store it;
         returns it in the API's shape. May wait for the worker: call it from a thread."""
@@ -216,10 +313,10 @@ class Games:
             )
             round_ = Round.resume(snapshot)
         round_id = secrets.token_urlsafe(16)  # 128 random bits
-        live = Live(round_, self._clock())  # the clock of a timed round starts at the deal
-        self.store.insert(round_id, player, round_, live.created_at)
+        live = Live(round_, self._clock(), match_id)  # a timed round's clock starts at the deal
+        self.store.insert(round_id, player, round_, live.created_at, match_id)
         self._remember(round_id, live)
-        return round_.to_dict(round_id)
+        return self._view(round_id, live)
 
     def get(self, round_id: str, *, wait: bool = True) -> dict[str, Any] | None:
         """The round with this id, in the API's shape, taken while no one else plays it.
@@ -230,7 +327,9 @@ class Games:
         with self._holding(round_id, wait) as held:
             if not held:
                 return None
-            return self._current(round_id).to_dict(round_id)
+            live = self._load(round_id)
+            self._check_clock(round_id, live)
+            return self._view(round_id, live)
 
     def play(
         self, round_id: str, count: int, *, wait: bool = True
@@ -248,11 +347,11 @@ class Games:
             round_ = live.round
             self._refuse_if_over(round_id, round_)
             if self._check_clock(round_id, live):
-                return round_.to_dict(round_id), []
+                return self._view(round_id, live), []
             was_out = round_.out_at[0]
             battles = round_.play(count)
-            self._save(round_id, round_, score=score(round_, was_out))
-            return round_.to_dict(round_id), battles
+            self._save(round_id, live, score=score(round_, was_out))
+            return self._view(round_id, live), battles
 
     def play_long(self, round_id: str, count: int) -> bytes:
         """Play up to `count` battles in the worker process and return the whole answer as
@@ -261,15 +360,19 @@ class Games:
             live = self._load(round_id)
             self._refuse_if_over(round_id, live.round)
             if self._check_clock(round_id, live):
-                return render({"round": live.round.to_dict(round_id), "battles": []})
+                return render({"round": self._view(round_id, live), "battles": []})
             was_out = live.round.out_at[0]
+            shown = self._view(round_id, live)
+            extra = {key: shown[key] for key in ("match_id", "time_left_s")}
             self.long_running.add(round_id)
             try:
-                snapshot, body = self.worker.run(long_run, live.round.snapshot(), count, round_id)
+                snapshot, body = self.worker.run(
+                    long_run, live.round.snapshot(), count, round_id, extra
+                )
             finally:
                 self.long_running.discard(round_id)
             live.round = Round.resume(snapshot)
-            self._save(round_id, live.round, score=score(live.round, was_out))
+            self._save(round_id, live, score=score(live.round, was_out))
             return bytes(body)
 
     def chance(self, round_id: str) -> dict[str, Any]:
@@ -290,6 +393,118 @@ class Games:
         result: dict[str, Any] = self.worker.run(statistics, rules.to_dict(), rounds, seed)
         return result
 
+    # -- looking back ----------------------------------------------------------------------------
+
+    def replay(self, round_id: str, number: int) -> dict[str, Any]:
+        """Battle `number` of the round, played again from its deal. Call it from a thread."""
+        history = self._history(round_id)
+        played = history["battles"]
+        if not 1 <= number <= played:
+            raise BattleNotFound(
+                f"battle {number}: round {round_id} has played {played} so far"
+                if played
+                else f"battle {number}: round {round_id} has not played a battle yet"
+            )
+        run = self.worker.run if number > REPLAY_HERE else _direct
+        result: dict[str, Any] = run(replay_battle, history, number)
+        return {**result, "round_battles": played}
+
+    def story(self, round_id: str) -> dict[str, Any]:
+        """The round told battle by battle, for its chart. Call it from a thread."""
+        history = self._history(round_id)
+        run = self.worker.run if history["battles"] > REPLAY_HERE else _direct
+        result: dict[str, Any] = run(round_story, history)
+        return result
+
+    def _history(self, round_id: str) -> dict[str, Any]:
+        with self._holding(round_id, wait=True):
+            live = self._load(round_id)
+            self._check_clock(round_id, live)
+            return live.round.history()
+
+    # -- matches ---------------------------------------------------------------------------------
+
+    def create_match(
+        self,
+        player: str | None,
+        *,
+        best_of: int,
+        preset: str = "classic",
+        rules: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        """Start a match of `best_of` rounds under the given rules, and deal its first round;
+        returns the match in the API's shape, with that round. The match's seed deals every
+        round (the server picks one when none is given). Call it from a thread."""
+        check_best_of(best_of)
+        base = Rules.preset(preset)
+        chosen = base if rules is None else Rules.from_dict(rules, base=base)
+        seed = check_seed(seed) if seed is not None else secrets.randbelow(MAX_SEED + 1)
+        match_id = secrets.token_urlsafe(16)
+        self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, self._clock())
+        round_ = self.create(
+            player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id
+        )
+        return {**self.match(match_id), "round": round_}
+
+    def next_round(self, match_id: str, player: str | None) -> dict[str, Any]:
+        """Deal the match's next round; refused (409) once the match is over, or while its
+        last round is still being played. Call it from a thread."""
+        row = self._match_row(match_id)
+        match = Match.of(row.best_of, row.rules["players"], row.winners)
+        if match.over:
+            raise MatchOver(f"match {match_id} is over: seat {match.winner} won it")
+        if len(row.rounds) > len(row.winners):
+            raise MatchOver(
+                f"match {match_id}: round {row.rounds[-1]} is still being played; finish it "
+                "before dealing the next"
+            )
+        seed = round_seed(row.seed, len(row.rounds))
+        round_ = self.create(player, rules=row.rules, seed=seed, match_id=match_id)
+        return {**self.match(match_id), "round": round_}
+
+    def match(self, match_id: str) -> dict[str, Any]:
+        """The match in the API's shape: its rounds, the score, the leader and the winner."""
+        row = self._match_row(match_id)
+        match = Match.of(row.best_of, row.rules["players"], row.winners)
+        rounds = [
+            {"id": round_id, "winner": row.winners[i] if i < len(row.winners) else None,
+             "over": i < len(row.winners)}
+            for i, round_id in enumerate(row.rounds)
+        ]  # fmt: skip
+        return {
+            "id": match_id,
+            "seed": row.seed,
+            "best_of": row.best_of,
+            "needed": match.needed,
+            "rules": row.rules,
+            "rounds": rounds,
+            "score": list(match.score),
+            "draws": match.draws,
+            "leader": match.leader,
+            "winner": match.winner,
+            "over": match.over,
+        }
+
+    def _match_row(self, match_id: str) -> MatchRow:
+        row = self.store.get_match(match_id)
+        if row is None:
+            raise MatchNotFound(f"match {match_id!r}: no such match")
+        return row
+
+    def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
+        """The match once the round `round_id` has ended with `winner`."""
+        row = self._match_row(match_id)
+        position = row.rounds.index(round_id)
+        if position < len(row.winners):  # already counted (a clock called after a long run)
+            return MatchUpdate(
+                match_id,
+                row.winners,
+                Match.of(row.best_of, row.rules["players"], row.winners).winner,
+            )
+        match = Match.of(row.best_of, row.rules["players"], row.winners).add(winner)
+        return MatchUpdate(match_id, match.winners, match.winner)
+
     def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
         """The player's most recent round, finished or not, in the API's shape, with the
         record of its last battle (what the table shows again after a reload)."""
@@ -297,8 +512,9 @@ class Games:
         if round_id is None:
             return None
         with self._holding(round_id, wait=True):
-            round_ = self._current(round_id)
-            return round_.to_dict(round_id), round_.last_battle
+            live = self._load(round_id)
+            self._check_clock(round_id, live)
+            return self._view(round_id, live), live.round.last_battle
 
     def house_rules(self, player: str) -> Rules:
         """The rules the player chose for their next rounds (classic until they choose)."""
@@ -377,7 +593,7 @@ class Games:
             raise RoundNotFound(f"round {round_id!r}: no such round")
         # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
         assert row.snapshot is not None  # the store fills in any row from before snapshots
-        live = Live(Round.resume(row.snapshot), row.created_at)
+        live = Live(Round.resume(row.snapshot), row.created_at, row.match_id)
         self._remember(round_id, live)
         return live
 
@@ -396,9 +612,25 @@ class Games:
                 "start a new round to play on"
             )
 
-    def _save(self, round_id: str, round_: Round, *, score: str | None) -> None:
+    def _view(self, round_id: str, live: Live) -> dict[str, Any]:
+        """The round in the API's shape, with what only the server knows: its match, and the
+        seconds left on its clock (null with no clock, or once the round is over)."""
+        shown = live.round.to_dict(round_id)
+        limit = live.round.rules.time_limit_s
+        left = None
+        if limit is not None and live.round.outcome is None:
+            left = round(max(0.0, limit - (self._clock() - live.created_at)), 1)
+        shown["match_id"] = live.match_id
+        shown["time_left_s"] = left
+        return shown
+
+    def _save(self, round_id: str, live: Live, *, score: str | None) -> None:
+        round_ = live.round
+        match = None
+        if live.match_id is not None and round_.outcome is not None:
+            match = self._match_after(live.match_id, round_id, round_.outcome.winner)
         try:
-            self.store.update(round_id, round_, score=score)
+            self.store.update(round_id, round_, score=score, match=match)
         except BaseException:
             # The live round is now ahead of the file: forget it, so the next request resumes
             # the round exactly as stored.
@@ -415,5 +647,5 @@ class Games:
             return False
         was_out = live.round.out_at[0]
         live.round.call_time()
-        self._save(round_id, live.round, score=score(live.round, was_out))
+        self._save(round_id, live, score=score(live.round, was_out))
         return True

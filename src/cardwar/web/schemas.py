@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
@@ -90,6 +90,19 @@ class NewRound(RulesChoice):
     )
 
 
+class NewMatch(RulesChoice):
+    """Body of `POST /api/matches`: how many rounds, and the rules of every one."""
+
+    best_of: Literal[1, 3, 5] = Field(3, description="1, 3 or 5; draws do not count")
+    seed: StrictInt | None = SEED
+
+
+class NoBody(BaseModel):
+    """An empty body (or none at all)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class ChooseHouseRules(RulesChoice):
     """Body of `PUT /api/me/house-rules`: a preset and the fields that override it."""
 
@@ -152,6 +165,13 @@ class RoundOut(BaseModel):
     counts: list[int]
     outcome: OutcomeOut | None
     piles: list[list[str]] | None = None
+    deal: list[list[str]] | None = Field(
+        None, description="an explicit deal as dealt, once the round is over (to replay it)"
+    )
+    match_id: str | None = Field(None, description="the match the round belongs to, if any")
+    time_left_s: float | None = Field(
+        None, description="seconds left on the round's clock; null with none, or once over"
+    )
 
 
 class StepOut(BaseModel):
@@ -182,11 +202,13 @@ class BattlesOut(BaseModel):
 
 
 class ScoreboardOut(BaseModel):
-    """Rounds finished by this browser's anonymous player id."""
+    """Rounds and matches finished by this browser's anonymous player id."""
 
     won: int
     lost: int
     drawn: int
+    matches_won: int
+    matches_lost: int
 
 
 class HouseRulesOut(BaseModel):
@@ -196,14 +218,81 @@ class HouseRulesOut(BaseModel):
     rules: RulesOut
 
 
+class MatchRoundOut(BaseModel):
+    """One round of a match: its id, whether it is over, and who won it (null: a draw, or not
+    over yet)."""
+
+    id: str
+    over: bool
+    winner: int | None
+
+
+class MatchOut(BaseModel):
+    """A match: best of 1, 3 or 5 rounds, draws not counting."""
+
+    id: str
+    seed: int = Field(description="deals every round of the match: round k from this seed")
+    best_of: int
+    needed: int = Field(description="rounds a seat must win to take the match")
+    rules: RulesOut
+    rounds: list[MatchRoundOut]
+    score: list[int] = Field(description="rounds won by each seat")
+    draws: int
+    leader: int | None = Field(description="the seat with most rounds won; null while tied")
+    winner: int | None
+    over: bool
+
+
+class MatchDealtOut(MatchOut):
+    """A match and the round just dealt for it."""
+
+    round: RoundOut
+
+
 class MeOut(BaseModel):
     """What the page needs to resume: the scoreboard, the latest round with its last battle,
-    and the house rules chosen for the next round."""
+    its match if it is one's, and the house rules chosen for the next round."""
 
     scoreboard: ScoreboardOut
     round: RoundOut | None
     last_battle: BattleOut | None
+    match: MatchOut | None
     house_rules: HouseRulesOut
+
+
+class ReplayOut(BaseModel):
+    """One battle of a round, played again from its deal, and the counts before it."""
+
+    battle: BattleOut
+    counts_before: list[int]
+    round_battles: int = Field(description="battles the round has played so far")
+
+
+class StoryPointOut(BaseModel):
+    """Each seat's cards after a battle (battle 0: as dealt)."""
+
+    battle: int
+    counts: list[int]
+
+
+class StoryWarOut(BaseModel):
+    """A battle that held a war: how many, what it took, who won it."""
+
+    battle: int
+    wars: int
+    taken: int
+    winner: int | None
+
+
+class StoryOut(BaseModel):
+    """A round told battle by battle: at most 400 points of each seat's cards, every battle
+    with a war, how often the lead changed, and the biggest war."""
+
+    battles: int
+    points: list[StoryPointOut]
+    wars: list[StoryWarOut]
+    lead_changes: int
+    biggest_war: StoryWarOut | None
 
 
 class FieldOut(BaseModel):

@@ -42,7 +42,28 @@ CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS matches (
+    id         TEXT PRIMARY KEY,
+    player     TEXT,
+    best_of    INTEGER NOT NULL,
+    rules      TEXT    NOT NULL,
+    seed       INTEGER NOT NULL DEFAULT 0,
+    winners    TEXT    NOT NULL DEFAULT '[]',
+    winner     INTEGER,
+    created_at REAL    NOT NULL,
+    updated_at REAL    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS matches_by_age ON matches (updated_at);
 """
+# Columns later versions added to tables an older file already has.
+ADDED_COLUMNS = {
+    "rounds": {"snapshot": "TEXT", "match_id": "TEXT"},
+    "matches": {"seed": "INTEGER NOT NULL DEFAULT 0"},
+    "players": {
+        "matches_won": "INTEGER NOT NULL DEFAULT 0",
+        "matches_lost": "INTEGER NOT NULL DEFAULT 0",
+    },
+}
 PLAYERS = """
 CREATE TABLE players (
     id          TEXT PRIMARY KEY,
@@ -50,14 +71,16 @@ CREATE TABLE players (
     won         INTEGER NOT NULL DEFAULT 0,
     lost        INTEGER NOT NULL DEFAULT 0,
     drawn       INTEGER NOT NULL DEFAULT 0,
-    updated_at  REAL    NOT NULL
+    updated_at  REAL    NOT NULL,
+    matches_won  INTEGER NOT NULL DEFAULT 0,
+    matches_lost INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX players_by_age ON players (updated_at);
 """
 # A file from before players had totals counted its scoreboards from the rounds themselves.
 BACKFILL = """
 INSERT INTO players (id, won, lost, drawn, updated_at)
-SELECT player, SUM(winner = 0), SUM(winner IS NOT NULL AND winner != 0),
+SELECT player, SUM(winner IS NOT NULL AND winner = 0), SUM(winner IS NOT NULL AND winner != 0),
        SUM(reason IS NOT NULL AND winner IS NULL), MAX(updated_at)
 FROM rounds WHERE player IS NOT NULL GROUP BY player
 """
@@ -68,23 +91,48 @@ SCORES = {"won": "won", "lost": "lost", "drawn": "drawn"}
 
 @dataclass(frozen=True, slots=True)
 class RoundRow:
-    """One stored round: its history, its snapshot if it has one, who plays it, and when it was
-    dealt."""
+    """One stored round: its history, its snapshot if it has one, who plays it, when it was
+    dealt, and the match it belongs to, if any."""
 
     id: str
     player: str | None
     history: dict[str, Any]
     snapshot: dict[str, Any] | None
     created_at: float
+    match_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Scoreboard:
-    """Finished rounds of one player, from seat 0's side."""
+    """Finished rounds and matches of one player, from seat 0's side."""
 
     won: int
     lost: int
     drawn: int
+    matches_won: int = 0
+    matches_lost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One stored match: its rules, its rounds' winners so far, and its rounds' ids."""
+
+    id: str
+    player: str | None
+    best_of: int
+    rules: dict[str, Any]
+    winners: tuple[int | None, ...]
+    rounds: tuple[str, ...]
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchUpdate:
+    """A match after one of its rounds ended: every round's winner so far, and its winner."""
+
+    id: str
+    winners: tuple[int | None, ...]
+    winner: int | None
 
 
 def _private_file(path: Path) -> None:
@@ -123,13 +171,15 @@ class Store:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(ROUNDS)
-            columns = {row[1] for row in self._db.execute("PRAGMA table_info(rounds)")}
-            if "snapshot" not in columns:
-                self._db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
-            self._fill_snapshots()
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
             if "players" not in tables:
                 self._db.executescript(f"BEGIN; {PLAYERS}; {BACKFILL}; COMMIT;")
+            for table, added in ADDED_COLUMNS.items():
+                columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                for column, kind in added.items():
+                    if column not in columns:
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            self._fill_snapshots()
 
     def _fill_snapshots(self) -> None:
         # A file from before snapshots: rebuild each of its rounds once, here at start-up, so
@@ -169,14 +219,22 @@ class Store:
 
     # -- rounds ------------------------------------------------------------------------------
 
-    def insert(self, round_id: str, player: str | None, round_: Round, created_at: float) -> None:
-        """Store a new round, dealt at `created_at` (seconds since the epoch)."""
+    def insert(
+        self,
+        round_id: str,
+        player: str | None,
+        round_: Round,
+        created_at: float,
+        match_id: str | None = None,
+    ) -> None:
+        """Store a new round, dealt at `created_at` (seconds since the epoch), perhaps one of a
+        match."""
         history = round_.history()
         with self._lock:
             self._db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
-                " reason, created_at, updated_at, snapshot)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " reason, created_at, updated_at, snapshot, match_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     round_id,
                     player,
@@ -190,13 +248,21 @@ class Store:
                     created_at,
                     created_at,
                     json.dumps(round_.snapshot()),
+                    match_id,
                 ),
             )
 
-    def update(self, round_id: str, round_: Round, *, score: str | None = None) -> None:
+    def update(
+        self,
+        round_id: str,
+        round_: Round,
+        *,
+        score: str | None = None,
+        match: MatchUpdate | None = None,
+    ) -> None:
         """Record the battles played since, the clock, the outcome once there is one, and where
         the round stands; `score` ("won", "lost" or "drawn") is added to the player's
-        scoreboard in the same transaction."""
+        scoreboard, and `match` to the round's match, in the same transaction."""
         outcome = round_.outcome
         now = time.time()
         snapshot = json.dumps(round_.snapshot())
@@ -225,6 +291,20 @@ class Store:
                         " updated_at = excluded.updated_at",
                         (now, round_id),
                     )
+                if match is not None:
+                    self._db.execute(
+                        "UPDATE matches SET winners = ?, winner = ?, updated_at = ? WHERE id = ?",
+                        (json.dumps(match.winners), match.winner, now, match.id),
+                    )
+                    if match.winner is not None:
+                        column = "matches_won" if match.winner == 0 else "matches_lost"
+                        self._db.execute(
+                            f"INSERT INTO players (id, {column}, updated_at)"
+                            " SELECT player, 1, ? FROM matches WHERE id = ? AND player IS NOT NULL"
+                            f" ON CONFLICT (id) DO UPDATE SET {column} = {column} + 1,"
+                            " updated_at = excluded.updated_at",
+                            (now, match.id),
+                        )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -234,11 +314,53 @@ class Store:
         """The stored round with this id, or None."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id, player, rules, seed, deal, battles, time_up, created_at, snapshot"
-                " FROM rounds WHERE id = ?",
+                "SELECT id, player, rules, seed, deal, battles, time_up, created_at, snapshot,"
+                " match_id FROM rounds WHERE id = ?",
                 (round_id,),
             ).fetchone()
         return None if row is None else _row(row)
+
+    # -- matches -----------------------------------------------------------------------------
+
+    def insert_match(
+        self,
+        match_id: str,
+        player: str | None,
+        best_of: int,
+        rules: dict[str, Any],
+        seed: int,
+        at: float,
+    ) -> None:
+        """Store a new match of `best_of` rounds under `rules`, its rounds dealt from `seed`."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO matches (id, player, best_of, rules, seed, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, player, best_of, json.dumps(rules), seed, at, at),
+            )
+
+    def get_match(self, match_id: str) -> MatchRow | None:
+        """The stored match with this id, with its rounds' ids in the order dealt, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, player, best_of, rules, winners, seed FROM matches WHERE id = ?",
+                (match_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            rounds = self._db.execute(
+                "SELECT id FROM rounds WHERE match_id = ? ORDER BY created_at, rowid", (match_id,)
+            ).fetchall()
+        match_id, player, best_of, rules, winners, seed = row
+        return MatchRow(
+            match_id,
+            player,
+            best_of,
+            json.loads(rules),
+            tuple(json.loads(winners)),
+            tuple(str(r[0]) for r in rounds),
+            seed,
+        )
 
     def latest_id(self, player: str) -> str | None:
         """The id of the player's most recently created round, or None."""
@@ -253,10 +375,12 @@ class Store:
     # -- players -----------------------------------------------------------------------------
 
     def scoreboard(self, player: str) -> Scoreboard:
-        """Rounds the player won, lost and drew (unfinished rounds do not count)."""
+        """Rounds the player won, lost and drew (unfinished rounds do not count), and matches
+        won and lost."""
         with self._lock:
             row = self._db.execute(
-                "SELECT won, lost, drawn FROM players WHERE id = ?", (player,)
+                "SELECT won, lost, drawn, matches_won, matches_lost FROM players WHERE id = ?",
+                (player,),
             ).fetchone()
         return Scoreboard(0, 0, 0) if row is None else Scoreboard(*row)
 
@@ -290,6 +414,11 @@ class Store:
                 rounds = self._db.execute(
                     "DELETE FROM rounds WHERE updated_at < ?", (rounds_before,)
                 ).rowcount
+                self._db.execute(
+                    "DELETE FROM matches WHERE updated_at < ?"
+                    " AND NOT EXISTS (SELECT 1 FROM rounds WHERE rounds.match_id = matches.id)",
+                    (rounds_before,),
+                )
                 players = self._db.execute(
                     "DELETE FROM players WHERE updated_at < ?"
                     " AND NOT EXISTS (SELECT 1 FROM rounds WHERE rounds.player = players.id)",
@@ -303,7 +432,7 @@ class Store:
 
 
 def _row(row: tuple[Any, ...]) -> RoundRow:
-    round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot = row
+    round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot, *match = row
     history = {
         "rules": json.loads(rules),
         "seed": seed,
@@ -312,5 +441,10 @@ def _row(row: tuple[Any, ...]) -> RoundRow:
         "time_up": bool(time_up),
     }
     return RoundRow(
-        round_id, player, history, None if snapshot is None else json.loads(snapshot), created_at
+        round_id,
+        player,
+        history,
+        None if snapshot is None else json.loads(snapshot),
+        created_at,
+        match[0] if match else None,
     )
