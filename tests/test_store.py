@@ -1,0 +1,553 @@
+"""The SQLite store: every kind of round through a save and a reopen, players and pruning."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardwar import Outcome, Reason, Round, Rules
+from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
+
+from helpers import dealt
+
+CLASSIC = Rules.preset("classic")
+TIMED = Rules.preset("timed")
+
+
+class Files:
+    """Stores over this test's own SQLite files; every one is closed after the test."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / "cardwar.db"
+        self.opened: list[Store] = []
+
+    def open(self, path: Path | None = None) -> Store:
+        """A store over `path` (this test's cardwar.db when None)."""
+        store = Store(path or self.path)
+        self.opened.append(store)
+        return store
+
+    def reopen(self, store: Store, path: Path | None = None) -> Store:
+        """Close the store and open its file again, as a restarted server does."""
+        store.close()
+        return self.open(path)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Iterator[Files]:
+    """Fresh SQLite files for this test only."""
+    files = Files(tmp_path)
+    yield files
+    for store in files.opened:
+        store.close()
+
+
+@pytest.fixture
+def store(files: Files) -> Store:
+    """A store over a fresh file."""
+    return files.open()
+
+
+def query(path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """Rows read straight from the file, as anyone with sqlite3 would read them."""
+    with closing(sqlite3.connect(path)) as db:
+        return db.execute(sql, params).fetchall()
+
+
+def state(round_: Round) -> tuple[Any, ...]:
+    """Everything a player or the API can see of a round, to compare two of them."""
+    return (
+        round_.rules,
+        round_.seed,
+        round_.explicit_deal,
+        round_.deal,
+        round_.piles,
+        round_.table,
+        round_.battles,
+        round_.wars,
+        round_.outcome,
+        round_.time_up,
+        round_.out_at,
+        round_.last_battle,
+    )
+
+
+def clock_ran_out(rules: Rules, *seats: str, battles: int) -> Callable[[], Round]:
+    """A round from an explicit deal that plays `battles` battles, then its clock runs out."""
+
+    def make() -> Round:
+        round_ = dealt(rules, *seats, seed=3)
+        round_.play(battles)
+        round_.call_time()
+        return round_
+
+    return make
+
+
+def played(make: Callable[[], Round], battles: int | None = None) -> Callable[[], Round]:
+    """A round that plays `battles` battles (all of them when None) once it is made."""
+
+    def make_and_play() -> Round:
+        round_ = make()
+        round_.play(battles)
+        return round_
+
+    return make_and_play
+
+
+LIMIT_AT_1 = Rules(battle_limit=1)
+COUNT_AT_1 = Rules.from_dict({"battle_limit": 1, "limit_outcome": "most_cards"})
+COUNT_AT_2 = Rules.from_dict({"battle_limit": 2, "limit_outcome": "most_cards"})
+SHUFFLED = Rules.from_dict({"gather": "shuffled"})
+TABLE_NO_LIMIT = Rules.from_dict({"gather": "table", "battle_limit": None})
+SEED_EXAMPLE = ("9S 2C KD 4H", "9H 3C 7S 5D")
+
+# Every kind of round a server stores: random and explicit deals, part played and finished,
+# shuffled returns (the generator's state) and a loop watch, and every way a round ends.
+ROUNDS: dict[str, Callable[[], Round]] = {
+    "random deal, part played": played(lambda: Round(CLASSIC, seed=12_345), 40),
+    "random deal, shuffled returns": played(lambda: Round(SHUFFLED, seed=77), 60),
+    "random deal, loop watch": played(lambda: Round(TABLE_NO_LIMIT, seed=5), 25),
+    "explicit deal, not yet played": lambda: dealt(CLASSIC, *SEED_EXAMPLE, seed=8),
+    "explicit deal, part played": played(lambda: dealt(CLASSIC, *SEED_EXAMPLE, seed=8), 1),
+    "all_cards": played(lambda: dealt(CLASSIC, "AS", "2H", seed=1)),
+    "opponent_short": played(lambda: dealt(CLASSIC, "9S", "9H 2C 3C", seed=1)),
+    "both_short": played(lambda: dealt(CLASSIC, "9S 2C", "9H 3C", seed=1)),
+    "battle_limit": played(lambda: dealt(LIMIT_AT_1, "5S 2C", "4H 3C", seed=1)),
+    "most_cards": played(lambda: dealt(COUNT_AT_1, "5S 2C", "4H 3C", seed=1)),
+    "most_cards_tie": played(lambda: dealt(COUNT_AT_2, "5S 2C", "4H 3C", seed=1)),
+    "cycle": played(lambda: dealt(TABLE_NO_LIMIT, "2C 3C", "3D 2D", seed=1)),
+    "time_up": clock_ran_out(TIMED, "5S 2C 7D", "4H 3C", battles=1),
+    "time_up, leaders level": clock_ran_out(TIMED, "5S 2C", "4H 3C", battles=0),
+    "time_up, random deal": lambda: Round.rebuild(TIMED, seed=4, battles=10, time_up=True),
+}
+OUTCOMES = {
+    "all_cards": Outcome(0, Reason.ALL_CARDS),
+    "opponent_short": Outcome(1, Reason.OPPONENT_SHORT),
+    "both_short": Outcome(None, Reason.BOTH_SHORT),
+    "battle_limit": Outcome(None, Reason.BATTLE_LIMIT),
+    "most_cards": Outcome(0, Reason.MOST_CARDS),
+    "most_cards_tie": Outcome(None, Reason.MOST_CARDS_TIE),
+    "cycle": Outcome(None, Reason.CYCLE),
+    "time_up": Outcome(0, Reason.TIME_UP),
+    "time_up, leaders level": Outcome(None, Reason.MOST_CARDS_TIE),
+}
+
+
+def test_the_cases_cover_every_ending() -> None:
+    """The rounds stored below end in every way a round can end, the clock included."""
+    ends = {name: ROUNDS[name]().outcome for name in OUTCOMES}
+    assert ends == OUTCOMES
+    assert {outcome.reason for outcome in OUTCOMES.values()} == set(Reason)
+    assert ROUNDS["time_up, leaders level"]().time_up
+
+
+@pytest.mark.parametrize("kind", list(ROUNDS))
+def test_a_round_comes_back_from_the_file_exactly(kind: str, files: Files, store: Store) -> None:
+    """A round stored as it stands is the same round after the store is reopened, whether it
+    is resumed from its snapshot or rebuilt from its history, and it plays on the same."""
+    live = ROUNDS[kind]()
+    store.insert("r1", "p1", live, created_at=1_000.5)
+    row = files.reopen(store).get("r1")
+    assert row is not None
+    assert (row.id, row.player, row.created_at) == ("r1", "p1", 1_000.5)
+    assert row.snapshot is not None
+    for again in (Round.resume(row.snapshot), Round.from_history(row.history)):
+        assert state(again) == state(live)
+        assert again.play(30) == ROUNDS[kind]().play(30)
+
+
+@pytest.mark.parametrize("kind", list(ROUNDS))
+def test_a_round_dealt_then_played_comes_back_as_last_saved(
+    kind: str, files: Files, store: Store
+) -> None:
+    """A round stored at its deal and saved again after it is played (as the server does) comes
+    back as last saved: same battles, same clock, same outcome, same deal."""
+    live = ROUNDS[kind]()
+    fresh = Round(live.rules, seed=live.seed, deal=live.deal if live.explicit_deal else None)
+    store.insert("r1", None, fresh, created_at=10.0)
+    store.update("r1", live)
+    row = files.reopen(store).get("r1")
+    assert row is not None and row.snapshot is not None
+    assert row.player is None
+    assert state(Round.resume(row.snapshot)) == state(live)
+    assert state(Round.from_history(row.history)) == state(live)
+
+
+def columns(path: Path, round_id: str) -> tuple[Any, ...]:
+    """How far a stored round got and how it ended, as the file's own columns say."""
+    sql = "SELECT battles, time_up, winner, reason FROM rounds WHERE id = ?"
+    [row] = query(path, sql, round_id)
+    return row
+
+
+@pytest.mark.parametrize("kind", ["explicit deal, part played", *OUTCOMES])
+def test_the_file_says_how_far_each_round_got_and_how_it_ended(
+    kind: str, files: Files, store: Store
+) -> None:
+    """The rounds table states each round's battles, clock, winner and reason in columns of its
+    own (scoreboards of old files are counted from them), as inserted and as updated."""
+    live = ROUNDS[kind]()
+    outcome = live.outcome
+    expected = (
+        live.battles,
+        int(live.time_up),
+        None if outcome is None else outcome.winner,
+        None if outcome is None else outcome.reason.value,
+    )
+    store.insert("inserted", "p1", live, created_at=1.0)
+    store.insert("updated", "p1", Round(live.rules, seed=live.seed, deal=live.deal), 1.0)
+    assert columns(files.path, "updated") == (0, 0, None, None)
+    store.update("updated", live)
+    assert columns(files.path, "inserted") == columns(files.path, "updated") == expected
+
+
+def test_an_unknown_round_is_none(store: Store) -> None:
+    """Asking for a round id the file never held gives None, not an error."""
+    store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0)
+    assert store.get("r2") is None
+
+
+# -- a file from an older version -------------------------------------------------------------
+
+# The rounds table as it was before snapshots, in a file from before the players table.
+OLD_ROUNDS = """
+CREATE TABLE IF NOT EXISTS rounds (
+    id TEXT PRIMARY KEY, player TEXT, rules TEXT NOT NULL, seed INTEGER NOT NULL, deal TEXT,
+    battles INTEGER NOT NULL DEFAULT 0, time_up INTEGER NOT NULL DEFAULT 0, winner INTEGER,
+    reason TEXT, created_at REAL NOT NULL, updated_at REAL NOT NULL
+)
+"""
+
+
+def old_file(path: Path, rounds: dict[str, tuple[str | None, Round]]) -> None:
+    """Write a file as an older cardwar left it: rounds with no snapshot and no players table."""
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute(OLD_ROUNDS)
+        for round_id, (player, round_) in rounds.items():
+            history, outcome = round_.history(), round_.outcome
+            db.execute(
+                "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
+                " reason, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    round_id,
+                    player,
+                    json.dumps(history["rules"]),
+                    history["seed"],
+                    None if history["deal"] is None else json.dumps(history["deal"]),
+                    history["battles"],
+                    int(round_.time_up),
+                    None if outcome is None else outcome.winner,
+                    None if outcome is None else outcome.reason.value,
+                    5.0,
+                    6.0,
+                ),
+            )
+
+
+def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) -> None:
+    """An older file is brought up to date as it opens: every round gets its snapshot (so none
+    is replayed later), every player a scoreboard counted from their finished rounds; and the
+    file opens again afterwards as it is."""
+    rounds = {
+        "won": ("p1", ROUNDS["all_cards"]()),
+        "lost": ("p1", ROUNDS["opponent_short"]()),
+        "drawn": ("p1", ROUNDS["battle_limit"]()),
+        "timed": ("p1", ROUNDS["time_up, leaders level"]()),
+        "going": ("p1", ROUNDS["explicit deal, part played"]()),
+        "other": ("p2", ROUNDS["opponent_short"]()),
+        "other, going": ("p2", ROUNDS["random deal, part played"]()),
+        "anonymous": (None, ROUNDS["time_up"]()),
+    }
+    old_file(files.path, rounds)
+    for _ in range(2):
+        store = files.open()
+        for round_id, (player, live) in rounds.items():
+            row = store.get(round_id)
+            assert row is not None and row.snapshot is not None
+            assert (row.player, row.created_at) == (player, 5.0)
+            assert state(Round.resume(row.snapshot)) == state(live)
+        assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2)
+        assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0)
+        assert store.integrity() == "ok"
+        store.close()
+
+
+def test_an_older_file_opens_when_a_player_has_only_unfinished_rounds(files: Files) -> None:
+    """A player whose rounds in an older file are all unfinished gets an empty scoreboard."""
+    old_file(files.path, {"going": ("p1", ROUNDS["random deal, part played"]())})
+    assert files.open().scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+
+
+def test_a_file_from_before_matches_opens_whole(files: Files) -> None:
+    """A file whose tables predate matches gains their columns as it opens: its rounds belong
+    to no match, its scoreboards have no matches yet, and its matches were dealt from seed 0."""
+    with closing(sqlite3.connect(files.path)) as db, db:
+        db.execute(OLD_ROUNDS)
+        db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
+        db.execute(
+            "CREATE TABLE players (id TEXT PRIMARY KEY, house_rules TEXT, won INTEGER NOT NULL"
+            " DEFAULT 0, lost INTEGER NOT NULL DEFAULT 0, drawn INTEGER NOT NULL DEFAULT 0,"
+            " updated_at REAL NOT NULL)"
+        )
+        db.execute("INSERT INTO players (id, won, updated_at) VALUES ('p1', 2, 1.0)")
+        db.execute(
+            "CREATE TABLE matches (id TEXT PRIMARY KEY, player TEXT, best_of INTEGER NOT NULL,"
+            " rules TEXT NOT NULL, winners TEXT NOT NULL DEFAULT '[]', winner INTEGER,"
+            " created_at REAL NOT NULL, updated_at REAL NOT NULL)"
+        )
+        db.execute(
+            "INSERT INTO matches (id, player, best_of, rules, created_at, updated_at)"
+            " VALUES ('m1', 'p1', 3, ?, 1.0, 1.0)",
+            (json.dumps(CLASSIC.to_dict()),),
+        )
+    old_file(files.path, {"r1": ("p1", ROUNDS["all_cards"]())})
+    for _ in range(2):
+        store = files.open()
+        assert store.scoreboard("p1") == Scoreboard(2, 0, 0, matches_won=0, matches_lost=0)
+        assert store.get_match("m1") == MatchRow("m1", "p1", 3, CLASSIC.to_dict(), (), (), 0)
+        row = store.get("r1")
+        assert row is not None and row.snapshot is not None and row.match_id is None
+        store.close()
+
+
+# -- players ----------------------------------------------------------------------------------
+
+
+def test_a_new_player_has_an_empty_scoreboard_and_no_house_rules(store: Store) -> None:
+    """A player the file has never seen has won, lost and drawn nothing and chose no rules."""
+    assert store.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    assert store.house_rules("p1") is None
+
+
+def test_scores_add_up_per_player_and_survive_a_reopen(files: Files, store: Store) -> None:
+    """Each score a save carries adds one to that player's column; a save without one adds
+    nothing, and a round with no player scores for nobody."""
+    for round_id, player in [("a", "p1"), ("b", "p1"), ("c", "p2"), ("d", None)]:
+        store.insert(round_id, player, Round(CLASSIC, seed=1), created_at=1.0)
+    store.update("a", ROUNDS["all_cards"](), score="won")
+    store.update("b", ROUNDS["opponent_short"](), score="lost")
+    store.update("c", ROUNDS["both_short"](), score="drawn")
+    store.update("b", ROUNDS["battle_limit"](), score="drawn")
+    store.update("a", ROUNDS["all_cards"]())
+    store.update("d", ROUNDS["all_cards"](), score="won")
+    store = files.reopen(store)
+    assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=1)
+    assert store.scoreboard("p2") == Scoreboard(won=0, lost=0, drawn=1)
+
+
+def test_a_save_with_an_unknown_score_changes_nothing(store: Store) -> None:
+    """A score other than won, lost or drawn is refused, and the round's row stays as it was."""
+    store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0)
+    with pytest.raises(KeyError, match="tied"):
+        store.update("r1", ROUNDS["all_cards"](), score="tied")
+    row = store.get("r1")
+    assert row is not None and row.history["battles"] == 0
+    assert store.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    store.update("r1", ROUNDS["all_cards"](), score="won")  # the file is still usable
+    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0)
+
+
+def test_house_rules_are_kept_per_player_and_replaced_whole(files: Files, store: Store) -> None:
+    """A player's chosen rules come back as chosen, after a reopen too; a new choice replaces
+    the old one whole; other players' choices are their own."""
+    store.set_house_rules("p1", {"war_down": 3, "players": 4})
+    store.set_house_rules("p2", TIMED.to_dict())
+    assert store.house_rules("p1") == {"war_down": 3, "players": 4}
+    store.set_house_rules("p1", {"low_wins": True})
+    store = files.reopen(store)
+    assert store.house_rules("p1") == {"low_wins": True}
+    assert store.house_rules("p2") == TIMED.to_dict()
+
+
+def test_house_rules_and_scoreboard_live_side_by_side(store: Store) -> None:
+    """Choosing house rules keeps the player's scoreboard, a score keeps their house rules, and
+    a player who only has a scoreboard has chosen no rules."""
+    store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0)
+    store.update("r1", ROUNDS["all_cards"](), score="won")
+    assert store.house_rules("p1") is None
+    store.set_house_rules("p1", {"war_down": 2})
+    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0)
+    store.insert("r2", "p1", Round(CLASSIC, seed=2), created_at=2.0)
+    store.update("r2", ROUNDS["opponent_short"](), score="lost")
+    assert store.house_rules("p1") == {"war_down": 2}
+    assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=0)
+
+
+def test_the_latest_round_is_the_one_dealt_last(store: Store) -> None:
+    """A player's latest round is the one created last, whatever the order of the rows; rounds
+    created at the same moment go by the order they were stored; nobody else's count."""
+    assert store.latest_id("p1") is None
+    store.insert("later", "p1", Round(CLASSIC, seed=1), created_at=20.0)
+    store.insert("earlier", "p1", Round(CLASSIC, seed=2), created_at=10.0)
+    store.insert("someone else's", "p2", Round(CLASSIC, seed=3), created_at=30.0)
+    assert store.latest_id("p1") == "later"
+    store.insert("same moment", "p1", Round(CLASSIC, seed=4), created_at=20.0)
+    assert store.latest_id("p1") == "same moment"
+    store.update("earlier", ROUNDS["all_cards"](), score="won")  # a save is not a new deal
+    assert store.latest_id("p1") == "same moment"
+    assert store.latest_id("p2") == "someone else's"
+
+
+# -- keeping the file bounded -----------------------------------------------------------------
+
+
+def test_prune_removes_old_rounds_and_forgotten_players(store: Store) -> None:
+    """Rounds untouched since the cut-off go, finished or not; a player untouched since theirs
+    goes too unless a round of theirs is left; the counts of both are returned."""
+    store.insert("old", "p1", Round(CLASSIC, seed=1), created_at=100.0)
+    store.insert("old, finished", "p1", ROUNDS["all_cards"](), created_at=100.0)
+    store.insert("recent", "p2", Round(CLASSIC, seed=2), created_at=300.0)
+    store.set_house_rules("p1", {"war_down": 2})
+    store.set_house_rules("p2", {"war_down": 3})
+    store.set_house_rules("p3", {"war_down": 4})
+    assert store.prune(rounds_before=200.0, players_before=0.0) == (2, 0)
+    assert store.get("old") is None and store.get("old, finished") is None
+    assert store.get("recent") is not None
+    assert store.house_rules("p1") == {"war_down": 2}
+    assert store.prune(rounds_before=200.0, players_before=time.time() + 60) == (0, 2)
+    assert store.house_rules("p1") is None and store.house_rules("p3") is None
+    assert store.house_rules("p2") == {"war_down": 3}  # their round is still there
+    assert store.get("recent") is not None
+
+
+def test_a_prune_that_fails_removes_nothing(store: Store) -> None:
+    """Pruning is one transaction: when its second half fails, the rounds it removed are back."""
+    store.insert("old", "p1", Round(CLASSIC, seed=1), created_at=100.0)
+    with pytest.raises(sqlite3.Error):
+        store.prune(rounds_before=200.0, players_before=object())  # type: ignore[arg-type]
+    assert store.get("old") is not None
+    assert store.prune(rounds_before=200.0, players_before=0.0) == (1, 0)
+
+
+# -- the file ---------------------------------------------------------------------------------
+
+
+def test_the_file_is_private_and_made_where_asked(files: Files) -> None:
+    """The store makes missing folders and a file only its owner can read or write, in WAL mode;
+    an existing file that others could read is made private again."""
+    path = files.folder / "nested" / "folders" / "cardwar.db"
+    files.open(path).close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert query(path, "PRAGMA journal_mode") == [("wal",)]
+    path.chmod(0o644)
+    files.open(path).close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_the_files_secret_is_its_own_and_lasts(files: Files, store: Store) -> None:
+    """Each file makes its own 32-byte key once and gives the same one back ever after."""
+    secret = store.secret()
+    assert len(secret) == 32
+    assert store.secret() == secret
+    assert files.reopen(store).secret() == secret
+    assert files.open(files.folder / "other.db").secret() != secret
+
+
+def test_a_fresh_file_is_sound(store: Store) -> None:
+    """SQLite's own check of a new file, and of one written to, says "ok"."""
+    assert store.integrity() == "ok"
+    store.insert("r1", "p1", ROUNDS["cycle"](), created_at=1.0)
+    assert store.integrity() == "ok"
+
+
+def test_one_store_serves_many_threads(store: Store) -> None:
+    """The store may be shared between threads: rounds written from workers are all there."""
+
+    def deal_and_save(number: int) -> None:
+        round_id = f"r{number}"
+        store.insert(round_id, "p1", Round(CLASSIC, seed=number), created_at=float(number))
+        store.update(round_id, ROUNDS["all_cards"](), score="won")
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(deal_and_save, range(20)))
+    assert store.scoreboard("p1") == Scoreboard(won=20, lost=0, drawn=0)
+    assert store.latest_id("p1") == "r19"
+
+
+def test_a_closed_store_opens_again(files: Files, store: Store) -> None:
+    """A closed store refuses work until it is opened again, then has everything it had;
+    closing or opening twice is harmless."""
+    store.insert("r1", "p1", ROUNDS["all_cards"](), created_at=1.0)
+    store.close()
+    store.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        store.get("r1")
+    store.open()
+    store.open()
+    assert store.get("r1") is not None
+    assert store.integrity() == "ok"
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+
+def test_a_match_keeps_its_rules_its_rounds_and_its_winners(files: Files, store: Store) -> None:
+    """A stored match comes back with its player, length, rules and seed, its rounds in the
+    order dealt, and every round's winner so far; its rounds know their match."""
+    rules = Rules.from_dict({"hand_size": 4}).to_dict()
+    store.insert_match("m1", "p1", 3, rules, seed=99, at=10.0)
+    assert store.get_match("m1") == MatchRow("m1", "p1", 3, rules, (), (), 99)
+    store.insert("second", "p1", Round(CLASSIC, seed=2), created_at=30.0, match_id="m1")
+    store.insert("first", "p1", Round(CLASSIC, seed=1), created_at=20.0, match_id="m1")
+    store.insert("same moment", "p1", Round(CLASSIC, seed=3), created_at=30.0, match_id="m1")
+    store.insert("alone", "p1", Round(CLASSIC, seed=4), created_at=25.0)
+    store.update("first", ROUNDS["all_cards"](), match=MatchUpdate("m1", (0,), None))
+    store = files.reopen(store)
+    assert store.get_match("m1") == MatchRow(
+        "m1", "p1", 3, rules, (0,), ("first", "second", "same moment"), 99
+    )
+    first, alone = store.get("first"), store.get("alone")
+    assert first is not None and first.match_id == "m1"
+    assert alone is not None and alone.match_id is None
+    assert store.get_match("m2") is None
+
+
+@pytest.mark.parametrize(("winner", "won", "lost"), [(0, 1, 0), (1, 0, 1), (None, 0, 0)])
+def test_a_won_or_lost_match_counts_on_the_scoreboard(
+    store: Store, winner: int | None, won: int, lost: int
+) -> None:
+    """The save that decides a match adds it to the player's matches won or lost, beside the
+    round's own score; a save that decides nothing counts no match."""
+    store.insert_match("m1", "p1", 1, CLASSIC.to_dict(), seed=5, at=1.0)
+    store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0, match_id="m1")
+    update = MatchUpdate("m1", (0,) if winner is None else (winner,), winner)
+    store.update("r1", ROUNDS["all_cards"](), score="won", match=update)
+    assert store.scoreboard("p1") == Scoreboard(1, 0, 0, matches_won=won, matches_lost=lost)
+    match = store.get_match("m1")
+    assert match is not None and match.winners == update.winners
+
+
+def test_a_match_with_no_player_counts_for_nobody(files: Files, store: Store) -> None:
+    """A match dealt with no player behind it is kept and decided, and no scoreboard changes."""
+    store.insert_match("m1", None, 1, CLASSIC.to_dict(), seed=5, at=1.0)
+    store.insert("r1", None, Round(CLASSIC, seed=1), created_at=1.0, match_id="m1")
+    store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("m1", (0,), 0))
+    match = store.get_match("m1")
+    assert match is not None and (match.player, match.winners) == (None, (0,))
+    assert query(files.path, "SELECT COUNT(*) FROM players") == [(0,)]
+
+
+def test_prune_removes_old_matches_once_their_rounds_are_gone(store: Store) -> None:
+    """A match untouched since the cut-off goes with its last round; a match with a round left,
+    or touched since, stays."""
+    for match_id, at in [("old", 100.0), ("old, round kept", 100.0), ("recent", 300.0)]:
+        store.insert_match(match_id, "p1", 3, CLASSIC.to_dict(), seed=1, at=at)
+    store.insert("r-old", "p1", Round(CLASSIC, seed=1), created_at=100.0, match_id="old")
+    store.insert(
+        "r-kept", "p1", Round(CLASSIC, seed=2), created_at=300.0, match_id="old, round kept"
+    )
+    assert store.prune(rounds_before=200.0, players_before=0.0) == (1, 0)
+    assert store.get_match("old") is None
+    assert store.get_match("old, round kept") is not None
+    assert store.get_match("recent") is not None
