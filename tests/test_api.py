@@ -277,7 +277,11 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
         "round": None,
         "last_battle": None,
         "match": None,
-        "house_rules": {"preset": "classic", "rules": Rules.preset("classic").to_dict()},
+        "house_rules": {
+            "preset": "classic",
+            "rules": Rules.preset("classic").to_dict(),
+            "best_of": 1,
+        },
     }
     assert "cardwar_player" in me.cookies
     for deal in ([["AS"], ["2H"]], [["2S"], ["AH"]], [["9S"], ["9H"]]):
@@ -477,11 +481,14 @@ def test_house_rules_are_kept_per_browser_through_a_restart(make_client: ClientF
     )
     assert chosen.status_code == 200
     expected = {**Rules.preset("traditional").to_dict(), "players": 3}
-    assert chosen.json() == {"preset": None, "rules": expected}
-    assert client.get("/api/me").json()["house_rules"] == {"preset": None, "rules": expected}
+    assert chosen.json() == {"preset": None, "rules": expected, "best_of": 1}
+    assert client.get("/api/me").json()["house_rules"] == chosen.json()
 
-    exact = client.put("/api/me/house-rules", json={"preset": "peace"}).json()
-    assert exact == {"preset": "peace", "rules": Rules.preset("peace").to_dict()}
+    exact = client.put("/api/me/house-rules", json={"preset": "peace", "best_of": 3}).json()
+    assert exact == {"preset": "peace", "rules": Rules.preset("peace").to_dict(), "best_of": 3}
+    # A change of rules alone leaves the match length as it was.
+    kept = client.put("/api/me/house-rules", json={"preset": "peace"}).json()
+    assert kept == exact
     restarted = make_client()
     restarted.cookies = client.cookies
     assert restarted.get("/api/me").json()["house_rules"] == exact
@@ -498,6 +505,8 @@ def test_house_rules_are_kept_per_browser_through_a_restart(make_client: ClientF
         ({"rules": {"players": 4, "hand_size": 20}}, "hand_size: 20 is out of range"),
         ({"colour": "red"}, "colour: Extra inputs are not permitted"),
         ({"rules": [1]}, "rules: Input should be an object"),
+        ({"best_of": 2}, "best_of: Input should be 1, 3 or 5"),
+        ({"rules": {"war_down": 9}, "best_of": 3}, "war_down: 9 is out of range"),
     ],
 )
 def test_bad_house_rules_are_422_and_keep_the_old_choice(

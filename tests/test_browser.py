@@ -900,7 +900,9 @@ def test_the_page_words_every_ending_and_shortage(
     for reason, (_, title) in OUTCOME_TITLES.items():
         assert told["out"][reason]["title"] == title
         assert len(told["out"][reason]["why"]) > 20
-    assert told["out"]["most_cards"]["why"].endswith("you hold the most cards: 30 of 52.")
+    assert told["out"]["most_cards"]["why"].endswith(
+        "you hold the most cards: 30 of 52, 8 more than the computer."
+    )
     assert told["unknown"] == "Error: unknown outcome reason: nap"
     assert told["short"] == (
         "War! Both turned a 9. The computer cannot finish the war and gives up 1 card. "

@@ -99,11 +99,22 @@ def test_a_match_that_cannot_be_is_refused(args: tuple[Any, ...], message: str) 
     assert str(refused.value) == message
 
 
+def test_seeds_the_server_picks_are_exact_in_a_browser(client: TestClient) -> None:
+    """Rounds and matches dealt without a seed get one below 2**53, so the page can replay
+    and share them; a client may still give a larger one."""
+    for _ in range(12):  # within the burst of new rounds one browser may deal at once
+        assert client.post("/api/rounds", json={}).json()["seed"] < 2**53
+        match = client.post("/api/matches", json={}).json()
+        assert match["seed"] < 2**53 and match["round"]["seed"] < 2**53
+    big = client.post("/api/rounds", json={"seed": 2**63 - 1})
+    assert big.status_code == 201 and big.json()["seed"] == 2**63 - 1
+
+
 def test_a_match_seed_deals_every_round() -> None:
     """Round k of a match is dealt from a seed of its own, the same every time."""
     seeds = [round_seed(7, index) for index in range(5)]
     assert len(set(seeds)) == 5 and seeds == [round_seed(7, index) for index in range(5)]
-    assert all(0 <= seed < 2**63 for seed in seeds)
+    assert all(0 <= seed < 2**53 for seed in seeds)  # exact in a browser
 
 
 # -- matches through the API -------------------------------------------------------------------
@@ -146,6 +157,25 @@ def test_a_match_waits_for_its_round_and_survives_a_restart(make_client: ClientF
     assert again["rounds"][0]["over"] and again["best_of"] == 5 and again["needed"] == 3
     me = restarted.get("/api/me").json()
     assert me["match"] == again and me["round"]["match_id"] == match["id"]
+
+
+def test_a_round_dealt_mid_match_leaves_the_match_open(client: TestClient) -> None:
+    """A replay or a shared deal played between a match's rounds is a round of its own: /api/me
+    still hands back the undecided match, whose next round can then be dealt; a decided match
+    is not offered once a later round stands on its own."""
+    match = client.post("/api/matches", json={"best_of": 3, "rules": QUICK, "seed": 3}).json()
+    play_out(client, match["round"]["id"])
+    aside = client.post("/api/rounds", json={"rules": QUICK, "seed": 99}).json()
+    me = client.get("/api/me").json()
+    assert me["round"]["id"] == aside["id"] and me["round"]["match_id"] is None
+    assert me["match"]["id"] == match["id"] and not me["match"]["over"]
+    dealt = client.post(f"/api/matches/{match['id']}/rounds")
+    assert dealt.status_code == 201 and len(dealt.json()["rounds"]) == 2
+
+    decided = play_match(client, seed_where([0, 0]))
+    assert client.get("/api/me").json()["match"]["id"] == decided["id"]
+    client.post("/api/rounds", json={"rules": QUICK})
+    assert client.get("/api/me").json()["match"] is None
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from cardwar.errors import RulesError, quote
 
 BEST_OF = (1, 3, 5)
-_SEED_MASK = (1 << 63) - 1
+_SEED_MASK = (1 << 53) - 1  # below 2**53: a round's seed is exact as a browser's number
 
 
 def round_seed(match_seed: int, index: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -156,8 +157,8 @@ def _battles_content(round_: dict[str, Any], battles: list[Battle]) -> dict[str,
     return {"round": round_, "battles": [battle.to_dict() for battle in battles]}
 
 
-def _house_rules(rules: Rules) -> dict[str, Any]:
-    return {"preset": rules.preset_name, "rules": rules.to_dict()}
+def _house_rules(rules: Rules, best_of: int) -> dict[str, Any]:
+    return {"preset": rules.preset_name, "rules": rules.to_dict(), "best_of": best_of}
 
 
 RULES_INFO: dict[str, Any] = {
@@ -464,7 +465,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         board = games.scoreboard(player)
         latest = games.latest(player)
         round_, last = (None, None) if latest is None else latest
-        match_id = None if round_ is None else round_["match_id"]
+        match_id = games.current_match_id(player, round_)
         return {
             "scoreboard": {
                 "won": board.won,
@@ -476,7 +477,7 @@ def create_app(settings: Settings | None = None) -> Guard:
             "round": round_,
             "last_battle": None if last is None else last.to_dict(),
             "match": None if match_id is None else games.match(match_id),
-            "house_rules": _house_rules(games.house_rules(player)),
+            "house_rules": _house_rules(games.house_rules(player), games.best_of(player)),
         }
 
     @app.get(
@@ -497,10 +498,16 @@ def create_app(settings: Settings | None = None) -> Guard:
         body = parse(ChooseHouseRules, await request.body())
         who = current_player(request)
         admit_write("house rules", request, who)
-        chosen = await run_in_threadpool(
-            games.choose_house_rules, who.id, preset=body.preset, rules=body.rules
+        chosen, best_of = await run_in_threadpool(
+            functools.partial(
+                games.choose_house_rules,
+                who.id,
+                preset=body.preset,
+                rules=body.rules,
+                best_of=body.best_of,
+            )
         )
-        return reply(_house_rules(chosen), who)
+        return reply(_house_rules(chosen, best_of), who)
 
     add_body_route(
         "/api/me/house-rules", choose_house_rules, ChooseHouseRules, HouseRulesOut,

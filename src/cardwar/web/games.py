@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from cardwar.engine import MAX_SEED, Battle, Round, check_seed
+from cardwar.engine import Battle, Round, check_seed
 from cardwar.errors import RoundOverError, RulesError
 from cardwar.match import Match, check_best_of, round_seed
 from cardwar.rules import Rules
@@ -126,6 +126,10 @@ def score(round_: Round, was_out: int | None) -> str | None:
     return "drawn" if winner is None else "won" if winner == 0 else "lost"
 
 
+PAGE_SEEDS = 2**53
+"""Seeds the server picks are below this, so the page holds them exactly (a JavaScript number
+is exact up to 2**53) and can replay or share a deal; a client may still give any seed up to
+MAX_SEED."""
 STORY_POINTS = 400  # the most points a round's story chart is drawn from
 REPLAY_HERE = 5_000  # replays of up to this many battles are played in a thread, longer ones in
 # the worker process
@@ -300,7 +304,7 @@ class Games:
         base = Rules.preset(preset)
         full_rules = base if rules is None else Rules.from_dict(rules, base=base)
         if seed is None:
-            seed = secrets.randbelow(MAX_SEED + 1)
+            seed = secrets.randbelow(PAGE_SEEDS)
         round_ = Round(full_rules, seed=seed, deal=deal, cap=self.settings.max_battles)
         if full_rules.battle_limit is None and full_rules.deterministic:
             # It may loop: settle where, away from the event loop, so no click ever pays.
@@ -439,7 +443,7 @@ class Games:
         check_best_of(best_of)
         base = Rules.preset(preset)
         chosen = base if rules is None else Rules.from_dict(rules, base=base)
-        seed = check_seed(seed) if seed is not None else secrets.randbelow(MAX_SEED + 1)
+        seed = check_seed(seed) if seed is not None else secrets.randbelow(PAGE_SEEDS)
         match_id = secrets.token_urlsafe(16)
         self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, self._clock())
         round_ = self.create(
@@ -486,6 +490,13 @@ class Games:
             "over": match.over,
         }
 
+    def current_match_id(self, player: str, latest: dict[str, Any] | None) -> str | None:
+        """The match the table shows: the latest round's, or else the player's last match
+        while it is undecided (a replay or a shared deal was played in the middle of it)."""
+        if latest is not None and latest["match_id"] is not None:
+            return str(latest["match_id"])
+        return self.store.open_match_id(player)
+
     def _match_row(self, match_id: str) -> MatchRow:
         row = self.store.get_match(match_id)
         if row is None:
@@ -526,14 +537,28 @@ class Games:
         except RulesError:  # stored by an older version with other limits: start afresh
             return Rules.preset("classic")
 
+    def best_of(self, player: str) -> int:
+        """How many rounds the player's matches last: 1 (single rounds), 3 or 5."""
+        return self.store.best_of(player)
+
     def choose_house_rules(
-        self, player: str, *, preset: str = "classic", rules: Mapping[str, Any] | None = None
-    ) -> Rules:
-        """Check and remember the player's choice of rules; returns them filled in."""
+        self,
+        player: str,
+        *,
+        preset: str = "classic",
+        rules: Mapping[str, Any] | None = None,
+        best_of: int | None = None,
+    ) -> tuple[Rules, int]:
+        """Check and remember the player's choice of rules, and of match length when given
+        (left as it was when not); returns the rules filled in and the match length."""
         base = Rules.preset(preset)
         chosen = base if rules is None else Rules.from_dict(rules, base=base)
+        if best_of is not None:
+            check_best_of(best_of)
         self.store.set_house_rules(player, chosen.to_dict())
-        return chosen
+        if best_of is not None:
+            self.store.set_best_of(player, best_of)
+        return chosen, self.store.best_of(player)
 
     def scoreboard(self, player: str) -> Scoreboard:
         """The player's rounds won, lost and drawn."""

@@ -104,7 +104,12 @@ class NoBody(BaseModel):
 
 
 class ChooseHouseRules(RulesChoice):
-    """Body of `PUT /api/me/house-rules`: a preset and the fields that override it."""
+    """Body of `PUT /api/me/house-rules`: a preset and the fields that override it, and how
+    many rounds a match lasts (left as it was when missing)."""
+
+    best_of: Literal[1, 3, 5] | None = Field(
+        None, description="1 (single rounds), 3 or 5; null or missing keeps the current choice"
+    )
 
 
 MAX_SIMULATED = 200_000
@@ -216,6 +221,7 @@ class HouseRulesOut(BaseModel):
 
     preset: str | None = Field(description="the preset these rules are exactly, or null")
     rules: RulesOut
+    best_of: int = Field(description="rounds a match lasts: 1 (single rounds), 3 or 5")
 
 
 class MatchRoundOut(BaseModel):

@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS matches (
     updated_at REAL    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS matches_by_age ON matches (updated_at);
+CREATE INDEX IF NOT EXISTS matches_by_player ON matches (player, created_at);
 """
 # Columns later versions added to tables an older file already has.
 ADDED_COLUMNS = {
@@ -62,6 +63,7 @@ ADDED_COLUMNS = {
     "players": {
         "matches_won": "INTEGER NOT NULL DEFAULT 0",
         "matches_lost": "INTEGER NOT NULL DEFAULT 0",
+        "best_of": "INTEGER NOT NULL DEFAULT 1",
     },
 }
 PLAYERS = """
@@ -73,7 +75,8 @@ CREATE TABLE players (
     drawn       INTEGER NOT NULL DEFAULT 0,
     updated_at  REAL    NOT NULL,
     matches_won  INTEGER NOT NULL DEFAULT 0,
-    matches_lost INTEGER NOT NULL DEFAULT 0
+    matches_lost INTEGER NOT NULL DEFAULT 0,
+    best_of      INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX players_by_age ON players (updated_at);
 """
@@ -339,6 +342,16 @@ class Store:
                 (match_id, player, best_of, json.dumps(rules), seed, at, at),
             )
 
+    def open_match_id(self, player: str) -> str | None:
+        """The id of the player's most recent match when it is still undecided, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, winner FROM matches WHERE player = ?"
+                " ORDER BY created_at DESC, rowid DESC LIMIT 1",
+                (player,),
+            ).fetchone()
+        return None if row is None or row[1] is not None else str(row[0])
+
     def get_match(self, match_id: str) -> MatchRow | None:
         """The stored match with this id, with its rounds' ids in the order dealt, or None."""
         with self._lock:
@@ -400,6 +413,22 @@ class Store:
                 " ON CONFLICT (id) DO UPDATE SET house_rules = excluded.house_rules,"
                 " updated_at = excluded.updated_at",
                 (player, json.dumps(rules), time.time()),
+            )
+
+    def best_of(self, player: str) -> int:
+        """How many rounds the player's matches last (1, 3 or 5): their Match choice."""
+        with self._lock:
+            row = self._db.execute("SELECT best_of FROM players WHERE id = ?", (player,)).fetchone()
+        return 1 if row is None else int(row[0])
+
+    def set_best_of(self, player: str, best_of: int) -> None:
+        """Remember the player's Match choice for their next rounds."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO players (id, best_of, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET best_of = excluded.best_of,"
+                " updated_at = excluded.updated_at",
+                (player, best_of, time.time()),
             )
 
     # -- keeping the file bounded ------------------------------------------------------------

@@ -1,10 +1,14 @@
 // Event wiring: buttons, keys, dialogs and the API. What to show is decided in render.js and
 // house.js; how a battle moves, in animate.js.
+import { ApiError, api } from "./api.js";
 import { Stage } from "./animate.js";
 import { backSvg, cardSvg } from "./art.js";
 import { chanceWords, histogramSvg, shareBar, statsView } from "./charts.js";
 import { canRunForever, checkChoices, matchPreset, presetName, rulesLine } from "./house.js";
-import { battleNumber, laidBySeat, seatLabels, seatNames, spread, update, view } from "./render.js";
+import { battleNumber, laidBySeat, matchScore, seatLabels, seatNames, spread, update, view } from "./render.js";
+import { openReplay } from "./replay.js";
+import { dealOf, readShared, shareLink } from "./share.js";
+import { battleAt, storySvg, storyWords } from "./story.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -14,7 +18,29 @@ const els = {
   flight: $("flight"),
   turn: $("turn"),
   ten: $("ten"),
+  auto: $("auto"),
   deal: $("new"),
+  autoSpeed: $("auto-speed"),
+  autoWars: $("auto-wars"),
+  after: $("after"),
+  replayDeal: $("replay-deal"),
+  shareDeal: $("share-deal"),
+  watch: $("watch"),
+  clock: $("clock"),
+  clockTime: $("clock-time"),
+  matchLine: $("match-line"),
+  matchesTally: $("matches-tally"),
+  matchesWon: $("matches-won"),
+  matchesLost: $("matches-lost"),
+  story: $("story"),
+  storyChart: $("story-chart"),
+  storyLegend: $("story-legend"),
+  storyWords: $("story-words"),
+  share: $("share"),
+  shareLink: $("share-link"),
+  shareStatus: $("share-status"),
+  shareCopy: $("share-copy"),
+  shareClose: $("share-close"),
   rulesButton: $("rules-button"),
   rulesLine: $("rules-line"),
   guideRules: $("guide-rules-line"),
@@ -36,15 +62,18 @@ const els = {
   chanceFill: $("chance-fill"),
   chanceWords: $("chance-words"),
 };
-const CONTROLS = [els.turn, els.ten, els.deal];
+const CONTROLS = [els.turn, els.ten, els.auto, els.deal];
 const RUN_TEMPO = 0.35; // Play 10 battles shows each battle at about a third of the time
 
 let state = {
   round: null,
   lastBattle: null,
   battles: [],
-  scoreboard: { won: 0, lost: 0, drawn: 0 },
+  scoreboard: { won: 0, lost: 0, drawn: 0, matches_won: 0, matches_lost: 0 },
   houseRules: null,
+  match: null,
+  origin: null,
+  note: null,
   info: null,
   busy: false,
   resumed: false,
@@ -60,47 +89,6 @@ function fromMarkup(markup) {
   const template = document.createElement("template");
   template.innerHTML = markup;
   return template.content.firstElementChild;
-}
-
-// -- the API ----------------------------------------------------------------------------------
-
-class ApiError extends Error {
-  constructor(message, { offline = false } = {}) {
-    super(message);
-    this.offline = offline;
-  }
-}
-
-async function api(method, path, body) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: method === "GET" ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-    });
-  } catch {
-    throw new ApiError(
-      "The game server is not answering. Check that cardwar is still running on the computer " +
-      "that serves this page.",
-      { offline: true },
-    );
-  }
-  const data = await response.json().catch(() => ({}));
-  if (response.status === 404 && path.startsWith("/api/rounds/")) {
-    throw new ApiError("This round is no longer kept on the server. Press New round to deal again.");
-  }
-  if (response.status === 429) {
-    throw new ApiError(`That was a lot of presses at once: wait ${response.headers.get("Retry-After") ?? "a few"} seconds, then try again.`);
-  }
-  if (response.status >= 500) {
-    throw new ApiError(`Something went wrong on the game server (error ${response.status}).`, { offline: true });
-  }
-  if (!response.ok) {
-    throw new ApiError(typeof data.detail === "string" ? `The server refused: ${data.detail}` : `The server refused that (error ${response.status}).`);
-  }
-  return data;
 }
 
 // -- drawing ----------------------------------------------------------------------------------
@@ -158,6 +146,8 @@ function drawControls(shown) {
   const over = shown.ready && shown.outcome !== null;
   els.turn.disabled = over;
   els.ten.disabled = over;
+  els.auto.disabled = over && !auto.on;
+  els.auto.textContent = auto.on ? "Stop" : "Play to end";
   for (const button of CONTROLS) button.setAttribute("aria-disabled", String(state.busy));
   const dealNext = over || Boolean(shown.youOut);
   els.turn.classList.toggle("primary", !dealNext);
@@ -214,7 +204,21 @@ function draw() {
   els.won.textContent = String(state.scoreboard.won);
   els.lost.textContent = String(state.scoreboard.lost);
   els.drawn.textContent = String(state.scoreboard.drawn);
+  const matches = state.scoreboard.matches_won + state.scoreboard.matches_lost;
+  els.matchesTally.hidden = matches === 0 && !state.match;
+  els.matchesWon.textContent = String(state.scoreboard.matches_won);
+  els.matchesLost.textContent = String(state.scoreboard.matches_lost);
   if (!shown.ready) return;
+  els.matchLine.hidden = shown.matchLine === null;
+  els.matchLine.textContent = shown.matchLine ?? "";
+  setClock(state.round);
+  const over = shown.outcome !== null;
+  els.after.hidden = !over;
+  const again = over ? dealOf(state.round, state.info?.presets.classic) : null;
+  els.replayDeal.hidden = again === null;
+  els.shareDeal.hidden = again === null;
+  els.watch.hidden = state.round.battles === 0;
+  drawStory(over ? state.round : null);
   els.battleNumber.textContent = shown.battleNumber;
   drawSeats(shown);
   drawField(shown.laid, shown.winner);
@@ -291,7 +295,7 @@ async function perform(work, button) {
   const shown = view(state);
   announce(shown.outcome ? `${shown.announce} ${shown.outcome.title} ${shown.outcome.why}` : shown.announce);
   if (shown.ready && shown.outcome && !wasOver) els.deal.focus();
-  showChance();
+  if (!auto.on) showChance(); // Play to end asks for nothing but battles while it runs
 }
 
 // -- the chance to win from here: asked after each action, shown under the controls -------------
@@ -357,47 +361,114 @@ async function load() {
     lastBattle: me.last_battle,
     scoreboard: me.scoreboard,
     houseRules: me.house_rules,
+    match: me.match,
     info,
   });
-  if (!me.round) await dealRound();
+  const shared = new URL(window.location.href).searchParams.get("deal");
+  if (shared !== null) {
+    window.history.replaceState(null, "", window.location.pathname); // a reload resumes, not re-deals
+    if (await openShared(shared)) return;
+  }
+  if (!me.round) await dealFresh();
 }
 
-async function dealRound() {
-  const round = await api("POST", "/api/rounds", { rules: state.houseRules.rules });
-  dispatch({ type: "dealt", round });
+/** Deal a round as the house rules say: a plain round, or the first of a new match. */
+async function dealFresh() {
+  const { rules, best_of: bestOf } = state.houseRules;
+  if (bestOf === 1) {
+    const round = await api("POST", "/api/rounds", { rules });
+    dispatch({ type: "dealt", round, match: null });
+    return;
+  }
+  const { round, ...match } = await api("POST", "/api/matches", { best_of: bestOf, rules });
+  dispatch({ type: "dealt", round, match });
 }
 
-function play(count, button) {
+/** Deal the next round of the match in play. */
+async function dealNextInMatch() {
+  const { round, ...match } = await api("POST", `/api/matches/${encodeURIComponent(state.match.id)}/rounds`);
+  dispatch({ type: "dealt", round, match });
+}
+
+/** The match in play, if any: started and not yet decided. */
+const matchInPlay = () => (state.match && !state.match.over ? state.match : null);
+
+/** Deal `again` ({rules, seed, deal?}) as a fresh round of this browser's own. */
+async function dealAgain(again, origin) {
+  const round = await api("POST", "/api/rounds", again);
+  dispatch({ type: "dealt", round, origin });
+}
+
+/** Play `count` battles and show them at `tempo` (null: land them at once, no animation). */
+function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1) {
   return act(async () => {
     if (!state.info) return load();
     if (!state.round || state.round.outcome) return null;
     const before = state.round.counts;
     const result = await api("POST", `/api/rounds/${encodeURIComponent(state.round.id)}/battles`, { count });
     // The table stays as it was, and the words too, until the battles have been shown.
-    frozen = result.battles.length > 0;
+    frozen = result.battles.length > 0 && tempo !== null;
     dispatch({ type: "played", round: result.round, battles: result.battles });
-    if (result.round.outcome || result.round.counts[0] === 0) await refreshScore();
+    if (result.round.outcome || result.round.counts[0] === 0) await afterRoundEnds();
     if (!frozen) return null;
-    return () => showBattles(result.battles, before, count > 1 ? RUN_TEMPO : 1);
+    return () => showBattles(result.battles, before, tempo);
   }, button);
 }
 
-async function newRound() {
+/** Once a round has ended (or the person is out of it): the scoreboard, and its match. */
+async function afterRoundEnds() {
+  await refreshScore();
+  const matchId = state.round?.match_id;
+  if (matchId) dispatch({ type: "matched", match: await api("GET", `/api/matches/${encodeURIComponent(matchId)}`) });
+}
+
+/** New round: the match's next round while a match is in play, else a fresh deal. `fresh`
+ * (from House rules) always starts afresh with the rules just chosen. */
+async function newRound({ fresh = false } = {}) {
+  stopAuto();
   const round = state.round;
-  if (round && round.outcome === null && round.battles > 0 && round.counts[0] > 0) {
-    if (!(await confirmThrowAway(round))) return;
+  const match = matchInPlay();
+  const inMatch = Boolean(match && round?.match_id === match.id);
+  const going = round && round.outcome === null;
+  // Out of a match's round while the computers play on: New round plays the rest at once.
+  const finishFirst = inMatch && going && round.counts[0] === 0 && !fresh;
+  const leavesMatch = Boolean(match && (fresh || (inMatch && going && !finishFirst)));
+  const throwsAway = going && round.battles > 0 && round.counts[0] > 0;
+  if (leavesMatch || throwsAway) {
+    if (!(await confirmThrowAway(round, leavesMatch ? match : null))) return;
   }
   await act(async () => {
     if (!state.info) return load();
-    await dealRound();
+    if (finishFirst) {
+      const path = `/api/rounds/${encodeURIComponent(round.id)}/battles`;
+      let result;
+      do result = await api("POST", path, { count: 2000 });
+      while (result.round.outcome === null);
+      dispatch({ type: "played", round: result.round, battles: result.battles.slice(-1) });
+      await afterRoundEnds();
+      if (state.match.over) return null; // the rest decided the match: the table says so
+    }
+    if (match && !leavesMatch) await dealNextInMatch();
+    else await dealFresh();
     return null;
   }, els.deal);
 }
 
-function confirmThrowAway(round) {
-  $("confirm-text").textContent =
-    `Your round is at battle ${round.battles}. A new deal ends it, and a round left unfinished ` +
-    "does not count on the scoreboard.";
+function confirmThrowAway(round, match) {
+  const labels = seatLabels(match ? match.rules.players : round.rules.players);
+  const where = round.outcome === null && round.battles > 0 ? `Your round is at battle ${round.battles}. ` : "";
+  $("confirm-title").textContent = match ? "Leave this match?" : "Throw this round away?";
+  $("confirm-text").textContent = match
+    ? `${where}Your best of ${match.best_of} stands at ${matchScore(match, labels)}. A new deal ` +
+      "ends the match, and a match left undecided does not count on the scoreboard."
+    : `${where}A new deal ends it, and a round left unfinished does not count on the scoreboard.`;
+  $("confirm-yes").textContent = match ? "Start a new match" : "Deal again";
+  $("confirm-no").textContent = match ? "Keep the match" : "Keep playing";
+  return askConfirm();
+}
+
+/** Show the confirm dialog as its words stand; true if the person said yes. */
+function askConfirm() {
   els.confirm.returnValue = "";
   els.confirm.showModal();
   els.confirmNo.focus();
@@ -415,13 +486,247 @@ for (const [button, run] of [
   [els.deal, () => newRound()],
 ]) {
   button.addEventListener("click", () => {
-    if (button.getAttribute("aria-disabled") === "true" && action.phase !== "animation") return;
+    if (auto.on) stopAuto(); // a press of another control ends Play to end, then acts
+    else if (button.getAttribute("aria-disabled") === "true" && action.phase !== "animation") return;
     run();
   });
 }
+els.auto.addEventListener("click", () => (auto.on ? stopAuto() : playToEnd()));
 
-// A tap on the table, or any key that is not a control's, skips the battle that is playing.
-els.table.addEventListener("pointerdown", skipAnimation);
+// -- Play to end: battle after battle, one request at a time, until the round ends or it is stopped
+
+const SPEEDS = {
+  slow: { tempo: 2.2, pause: 450 },
+  normal: { tempo: 1, pause: 180 },
+  fast: { tempo: RUN_TEMPO, pause: 0 },
+  instant: { tempo: null, pause: 0 },
+};
+const auto = { on: false, stop: false, wake: null };
+
+function stopAuto() {
+  if (!auto.on) return;
+  auto.stop = true;
+  auto.wake?.();
+  skipAnimation();
+}
+
+function rest(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      auto.wake = null;
+      resolve();
+    }
+    auto.wake = done;
+  });
+}
+
+async function playToEnd() {
+  if (auto.on || !state.round || state.round.outcome) return;
+  auto.on = true;
+  auto.stop = false;
+  draw();
+  say("Playing to the end… press any key or tap the table to stop.");
+  try {
+    while (!auto.stop && state.round && state.round.outcome === null && !state.error) {
+      const speed = SPEEDS[els.autoSpeed.value] ?? SPEEDS.normal;
+      const pauseOnWars = els.autoWars.checked;
+      // At once, many battles a request; pausing on wars, or animating, one.
+      const count = speed.tempo === null && !pauseOnWars ? 500 : 1;
+      await play(count, null, speed.tempo);
+      const last = state.lastBattle;
+      if (pauseOnWars && last && last.wars > 0 && state.round.outcome === null && !auto.stop) {
+        dispatch({ type: "noted", note: `${view(state).message} Paused on this war: press Play to end to go on.` });
+        announce(`Paused on a war at battle ${last.number}.`);
+        break;
+      }
+      if (speed.pause > 0 && !auto.stop) await rest(speed.pause);
+    }
+    if (auto.stop && state.round?.outcome === null) {
+      dispatch({ type: "noted", note: `Stopped at battle ${state.round.battles}. Press Play to end to go on, or Turn cards for one battle.` });
+    }
+  } finally {
+    auto.on = false;
+    auto.stop = false;
+    draw();
+    showChance();
+  }
+}
+
+const remembered = (key, fallback) => {
+  try {
+    return window.localStorage.getItem(key) ?? fallback;
+  } catch {
+    return fallback; // storage turned off: the choice lasts as long as the page
+  }
+};
+const remember = (key, value) => {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // storage turned off: nothing to do
+  }
+};
+els.autoSpeed.value = remembered("cardwar.speed", "normal");
+if (!els.autoSpeed.value) els.autoSpeed.value = "normal";
+els.autoWars.checked = remembered("cardwar.pause-on-wars", "false") === "true";
+els.autoSpeed.addEventListener("change", () => remember("cardwar.speed", els.autoSpeed.value));
+els.autoWars.addEventListener("change", () => remember("cardwar.pause-on-wars", String(els.autoWars.checked)));
+
+// -- the clock of a timed round: the server keeps it; the page counts down from what it says ------
+
+const clock = { source: null, deadline: 0, asked: false };
+
+function setClock(round) {
+  if (!round || round.outcome !== null || round.time_left_s === null || round.time_left_s === undefined) {
+    els.clock.hidden = true;
+    clock.source = null;
+    return;
+  }
+  if (clock.source !== round) {
+    clock.source = round;
+    clock.deadline = performance.now() + round.time_left_s * 1000;
+    clock.asked = false;
+  }
+  els.clock.hidden = false;
+  tickClock();
+}
+
+function tickClock() {
+  if (clock.source === null) return;
+  const left = Math.max(0, clock.deadline - performance.now());
+  const seconds = Math.ceil(left / 1000);
+  els.clockTime.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  els.clock.classList.toggle("low", seconds <= 10);
+  if (left > 0 || clock.asked || action.running) return;
+  clock.asked = true;
+  const round = clock.source;
+  act(async () => {
+    const now = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}`);
+    if (now.outcome !== null) { // time_up, or most_cards_tie when the biggest piles are equal
+      dispatch({ type: "timeUp", round: now });
+      await afterRoundEnds();
+    } else {
+      dispatch({ type: "refreshed", round: now });
+    }
+    return null;
+  });
+}
+setInterval(tickClock, 250);
+
+// -- a round's end: its story, replaying and sharing its deal -------------------------------------
+
+const story = { roundId: null, data: null };
+
+async function drawStory(round) {
+  if (round === null || round.battles === 0) {
+    els.story.hidden = true;
+    return;
+  }
+  if (story.roundId === round.id) return;
+  story.roundId = round.id;
+  story.data = null;
+  let data;
+  try {
+    data = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/story`);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    story.roundId = null; // asked again at the next draw
+    els.story.hidden = true;
+    return;
+  }
+  if (state.round?.id !== round.id) return;
+  story.data = data;
+  const labels = seatLabels(round.rules.players);
+  els.storyChart.innerHTML = storySvg(data, labels);
+  els.storyLegend.replaceChildren(...labels.map((label, seat) => {
+    const item = document.createElement("span");
+    item.className = "legend-item";
+    item.innerHTML = `<span class="swatch s${seat}" aria-hidden="true"></span>`;
+    item.append(label);
+    return item;
+  }));
+  els.storyWords.replaceChildren(...storyWords(data, seatNames(round.rules.players)).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
+  els.story.hidden = false;
+}
+
+els.storyChart.addEventListener("click", (event) => {
+  const svg = els.storyChart.querySelector("svg");
+  if (!svg || !story.data || state.round?.id !== story.roundId) return;
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  openReplay(state.round, battleAt(point.x, story.data.battles));
+});
+els.watch.addEventListener("click", () => {
+  if (state.round?.battles > 0) openReplay(state.round, state.round.outcome ? 1 : state.round.battles);
+});
+
+els.replayDeal.addEventListener("click", () => {
+  const again = state.round && dealOf(state.round, state.info?.presets.classic);
+  if (!again) return;
+  act(async () => {
+    await dealAgain(again, "replay");
+    return null;
+  }, els.replayDeal);
+});
+
+els.shareDeal.addEventListener("click", () => {
+  const again = state.round && dealOf(state.round, state.info?.presets.classic);
+  if (!again) return;
+  els.shareLink.value = shareLink(window.location.origin, again);
+  els.shareStatus.textContent = "";
+  els.share.showModal();
+  els.shareLink.select();
+});
+els.shareCopy.addEventListener("click", async () => {
+  els.shareLink.select();
+  try {
+    await navigator.clipboard.writeText(els.shareLink.value);
+    els.shareStatus.textContent = "Copied: paste it wherever you like.";
+  } catch {
+    els.shareStatus.textContent = "This browser would not copy it: the link is selected, so copy it with your keyboard or menu.";
+  }
+});
+els.shareClose.addEventListener("click", () => els.share.close());
+
+/** Deal the deal a shared link carries, after asking when a round is under way; false when the
+ * link cannot be dealt (the message says why, and the table stays as it was). */
+async function openShared(token) {
+  let again;
+  try {
+    again = readShared(token);
+  } catch (error) {
+    dispatch({ type: "failed", error: `That shared link cannot be dealt: ${error.message}. Your table is as it was.` });
+    return false;
+  }
+  const round = state.round;
+  if (round && round.outcome === null && round.battles > 0 && round.counts[0] > 0) {
+    $("confirm-title").textContent = "Deal the shared deal?";
+    $("confirm-text").textContent = `Your round is at battle ${round.battles}. The shared deal ends it, and a round left unfinished does not count on the scoreboard.`;
+    $("confirm-yes").textContent = "Deal it";
+    $("confirm-no").textContent = "Keep playing";
+    if (!(await askConfirm())) return true;
+  }
+  try {
+    await dealAgain(again, "shared");
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    dispatch({ type: "failed", error: `That shared link cannot be dealt. ${error.message}` });
+    return Boolean(state.round);
+  }
+  return true;
+}
+
+// A tap on the table, or any key that is not a control's, skips the battle that is playing and
+// stops Play to end.
+els.table.addEventListener("pointerdown", () => {
+  stopAuto();
+  skipAnimation();
+});
 els.table.addEventListener("mousedown", (event) => event.preventDefault()); // focus stays put
 
 document.addEventListener("keydown", (event) => {
@@ -430,8 +735,14 @@ document.addEventListener("keydown", (event) => {
   const target = event.target;
   if (target instanceof HTMLElement && target.closest("input, textarea, select, summary")) return;
   const key = event.key.toLowerCase();
+  if (auto.on && !["shift", "tab"].includes(key)) {
+    // Any key stops Play to end, and does nothing else.
+    event.preventDefault();
+    stopAuto();
+    return;
+  }
   if ((key === " " || key === "enter") && target instanceof HTMLButtonElement) return; // the button clicks itself
-  const button = { t: els.turn, " ": els.turn, p: els.ten, n: els.deal }[key];
+  const button = { t: els.turn, " ": els.turn, p: els.ten, e: els.auto, n: els.deal }[key];
   if (!button) {
     if (!["shift", "tab"].includes(key)) skipAnimation();
     return;
@@ -444,6 +755,7 @@ document.addEventListener("keydown", (event) => {
 
 const form = {
   preset: $("hr-preset"),
+  match: $("hr-match"),
   players: $("hr-players"),
   hand: $("hr-hand"),
   warDown: $("hr-war-down"),
@@ -494,6 +806,7 @@ function fillForm(rules) {
   form.limit.value = String(rules.battle_limit ?? lastLimit);
   form.limitOutcome.value = rules.limit_outcome;
   form.clock.value = clockOption(rules.time_limit_s);
+  form.match.value = String(state.houseRules?.best_of ?? 1);
   form.limit.removeAttribute("aria-invalid");
   form.error.textContent = "";
   form.notes.hidden = true;
@@ -506,7 +819,8 @@ function reflect(rules) {
   form.limit.disabled = rules.battle_limit === null;
   form.limitOutcome.disabled = rules.battle_limit === null;
   form.endless.hidden = !canRunForever(rules);
-  form.summary.textContent = rulesLine(rules);
+  const bestOf = Number(form.match.value);
+  form.summary.textContent = bestOf > 1 ? `best of ${bestOf} · ${rulesLine(rules)}` : rulesLine(rules);
 }
 
 function readForm() {
@@ -537,7 +851,7 @@ function chooseFromForm() {
   if (rules.battle_limit !== null) lastLimit = rules.battle_limit;
   if (form.noLimit.checked) form.limit.value = String(lastLimit);
   reflect(rules);
-  save({ rules });
+  save({ rules, best_of: Number(form.match.value) });
 }
 
 function save(body) {
@@ -560,12 +874,13 @@ form.preset.addEventListener("change", () => {
   const name = form.preset.value;
   if (!name) return;
   fillForm(state.info.presets[name]);
-  save({ preset: name });
+  save({ preset: name, best_of: Number(form.match.value) });
 });
 for (const control of [form.players, form.hand, form.warDown, form.shortage, form.gather, form.low,
   form.noLimit, form.limitOutcome, form.clock, form.limit]) {
   control.addEventListener("change", chooseFromForm);
 }
+form.match.addEventListener("change", chooseFromForm);
 form.limit.addEventListener("input", () => {
   if (form.limit.getAttribute("aria-invalid") === "true") chooseFromForm();
 });
@@ -593,7 +908,7 @@ form.deal.addEventListener("click", async () => {
   if (form.deal.getAttribute("aria-disabled") === "true") return;
   if (!(await saving)) return;
   els.panel.close();
-  await newRound();
+  await newRound({ fresh: true });
 });
 
 // -- Statistics ----------------------------------------------------------------------------------

@@ -168,6 +168,15 @@ export function describeRun(battles, names) {
   return `Battles ${from}–${to}: ${tally}${wars > 0 ? `, with ${plural(wars, "war")}` : ""}.${gone}${last}`;
 }
 
+/** "8 more than the computer": how far the biggest pile is ahead of the next. */
+function lead(counts, winner, names) {
+  const others = counts.filter((_, seat) => seat !== winner);
+  const next = Math.max(...others);
+  const by = counts[winner] - next;
+  const behind = names.length === 2 ? names[1 - winner] === "You" ? "you" : names[1 - winner] : "the next pile";
+  return `${by} more than ${behind}`;
+}
+
 /** The end of a round, for every reason the rules know (SPEC §4). */
 export function describeOutcome(outcome, names, round) {
   const winner = outcome.winner === null ? null : names[outcome.winner];
@@ -194,10 +203,10 @@ export function describeOutcome(outcome, names, round) {
       why = `${round.battles} battles were played without a winner: the round stops there as a draw.`;
       break;
     case "most_cards":
-      why = `The battle limit was reached and ${holds} the most cards: ${held} of ${total}.`;
+      why = `The battle limit was reached and ${holds} the most cards: ${held} of ${total}, ${lead(round.counts, outcome.winner, names)}.`;
       break;
     case "time_up":
-      why = `Time ran out and ${holds} the most cards: ${held} of ${total}.`;
+      why = `Time ran out and ${holds} the most cards: ${held} of ${total}, ${lead(round.counts, outcome.winner, names)}.`;
       break;
     case "most_cards_tie":
       why = `The cards were counted and the leaders hold the same number: ${Math.max(...round.counts)} each.`;
@@ -211,6 +220,46 @@ export function describeOutcome(outcome, names, round) {
   return { title, why };
 }
 
+/** A match's score as the table shows it: "You 1 – 0 Computer", or each seat's at a bigger table. */
+export function matchScore(match, labels) {
+  if (labels.length === 2) return `${labels[0]} ${match.score[0]} – ${match.score[1]} ${labels[1]}`;
+  return labels.map((label, seat) => `${label} ${match.score[seat]}`).join(" · ");
+}
+
+/** The match line above the message: its length, where it stands, and the score. */
+export function matchLine(match, labels) {
+  const where = match.over
+    ? `${labels[match.winner]} won the match`
+    : `round ${match.rounds.length}`;
+  return `Best of ${match.best_of} · ${where} · ${matchScore(match, labels)}`;
+}
+
+/** Who leads a match, in a sentence: "You lead 1–0.", "It is 1–1." */
+function standing(match, names) {
+  const score = names.length === 2 ? match.score.join("–") : null;
+  if (match.leader === null) return score ? `It is ${score}.` : "Nobody leads yet.";
+  const who = names[match.leader];
+  const lead = you(who) ? "You lead" : `${capital(who)} leads`;
+  return score ? `${lead} ${score}.` : `${lead}, with ${plural(match.score[match.leader], "round")} won.`;
+}
+
+/** What a finished round means for its match: the outcome's words once the match is decided,
+ * and the message after any round. */
+export function matchAfterRound(match, round, names) {
+  const last = match.rounds.at(-1);
+  const decidedNow = match.over && last.id === round.id;
+  if (decidedNow) {
+    const winner = names[match.winner];
+    const title = you(winner) ? "You win the match!" : `${capital(winner)} wins the match`;
+    const ends = names.length === 2 ? `The match ends ${match.score.join("–")}.` : `${capital(you(winner) ? "you" : winner)} won ${plural(match.needed, "round")} first.`;
+    return { title, ends, message: `${ends} Press New round to start another match.` };
+  }
+  if (match.over) return { ends: "", message: "This match is over. Press New round to start another." };
+  const drawn = round.outcome.winner === null;
+  const ends = `${drawn ? "A drawn round does not count in the match. " : ""}${standing(match, names)}`;
+  return { ends, message: `${ends} Press New round for round ${match.rounds.length + 1} of the best of ${match.best_of}.` };
+}
+
 /** "Battle 37 of 500", "Battle 37" when there is no limit, and "Ready to turn" before the first. */
 export function battleNumber(round) {
   if (round.battles === 0 && round.outcome === null) return "Ready to turn";
@@ -218,10 +267,20 @@ export function battleNumber(round) {
   return limit === null ? `Battle ${round.battles}` : `Battle ${round.battles} of ${limit}`;
 }
 
-function freshDeal(rules) {
+function freshDeal(rules, origin, match) {
   const hand = plural(handSize(rules), "card");
   const who = rules.players === 2 ? `${hand} each` : `${hand} each for you and ${rules.players - 1} computer players`;
-  return `A fresh deal: ${who}. Press Turn cards to play the first battle.`;
+  const press = "Press Turn cards to play the first battle.";
+  if (origin === "replay") return `The same deal again: the same ${who}, in the same order. ${press}`;
+  if (origin === "shared") return `A shared deal: ${who}, in the order the link holds. ${press}`;
+  if (match) return `Round ${match.rounds.length} of the best of ${match.best_of}: ${who}. ${press}`;
+  return `A fresh deal: ${who}. ${press}`;
+}
+
+/** A round's outcome words, with the match's when this round decided it. */
+function matchOutcome(outcome, afterMatch) {
+  if (!afterMatch?.ends) return outcome;
+  return { title: afterMatch.title ?? outcome.title, why: `${outcome.why} ${afterMatch.ends}` };
 }
 
 /** The state after a message; every message has a `type`, and an unknown type is a bug. */
@@ -235,17 +294,38 @@ export function update(state, message) {
         scoreboard: message.scoreboard,
         houseRules: message.houseRules,
         info: message.info,
+        match: message.match ?? null,
         battles: [],
         resumed: message.round !== null,
         clockRang: false,
+        note: null,
         error: null,
       };
     case "dealt":
-      return { ...state, round: message.round, lastBattle: null, battles: [], resumed: false, clockRang: false, error: null };
+      return {
+        ...state,
+        round: message.round,
+        match: message.match === undefined ? state.match : message.match,
+        origin: message.origin ?? null,
+        lastBattle: null,
+        battles: [],
+        resumed: false,
+        clockRang: false,
+        note: null,
+        error: null,
+      };
+    case "matched":
+      return { ...state, match: message.match };
+    case "timeUp":
+      return { ...state, round: message.round, battles: [], clockRang: true, resumed: false, note: null, error: null };
+    case "refreshed":
+      return { ...state, round: message.round };
+    case "noted":
+      return { ...state, note: message.note };
     case "played": {
       const lastBattle = message.battles.length > 0 ? message.battles.at(-1) : state.lastBattle;
       const clockRang = message.battles.length === 0 && message.round.outcome !== null;
-      return { ...state, round: message.round, lastBattle, battles: message.battles, resumed: false, clockRang, error: null };
+      return { ...state, round: message.round, lastBattle, battles: message.battles, resumed: false, clockRang, note: null, error: null };
     }
     case "chosen":
       return { ...state, houseRules: message.houseRules };
@@ -277,11 +357,17 @@ export function view(state) {
   const over = round.outcome !== null;
   const battles = state.battles ?? [];
   const last = state.lastBattle ?? null;
+  const match = state.match ?? null;
+  const inMatch = match !== null && round.match_id === match.id;
+  const afterMatch = inMatch && over ? matchAfterRound(match, round, names) : null;
   let message;
   if (state.error) message = state.error;
+  else if (state.note) message = state.note;
   else if (battles.length > 0) message = describeRun(battles, names);
-  else if (round.battles === 0 && !over) message = freshDeal(rules);
-  else if (over && round.outcome.reason === "time_up" && state.clockRang) message = "The clock ran out before that battle, so the cards were counted.";
+  else if (round.battles === 0 && !over) message = freshDeal(rules, state.origin, inMatch ? match : null);
+  else if (over && ["time_up", "most_cards_tie"].includes(round.outcome.reason) && state.clockRang) message = `Time is up, so the cards were counted. ${afterMatch ? afterMatch.message : "Press New round to deal again."}`;
+  else if (afterMatch) message = afterMatch.message;
+  else if (over && match && !match.over) message = "This round is over. Press New round to go back to your match.";
   else if (over) message = "This round is over. Press New round to deal again.";
   else if (state.resumed) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
   else message = last ? describeBattle(last, names) : `Your round resumes at battle ${round.battles + 1}.`;
@@ -300,7 +386,9 @@ export function view(state) {
     announce: battles.length > 0 ? `${battleNumber(round)}. ${message}` : message,
     laid: last ? laidBySeat(last, rules.players) : names.map(() => []),
     winner: last ? last.winner : null,
-    outcome: over ? describeOutcome(round.outcome, names, round) : null,
+    outcome: over ? matchOutcome(describeOutcome(round.outcome, names, round), afterMatch) : null,
+    matchLine: match ? matchLine(match, seatLabels(rules.players)) : null,
+    matchOver: Boolean(match?.over),
     canPlay: !over && !state.busy,
     canDeal: !state.busy,
     rulesLine: rulesLine(rules),

@@ -1,0 +1,120 @@
+// The replay: any battle of a round, played again by the server from the round's deal, stepped
+// back and forth in a dialog. Opened from "Watch the replay" or from a tap on the story chart.
+import { ApiError, api } from "./api.js";
+import { backSvg, cardSvg } from "./art.js";
+import { describeBattle, laidBySeat, seatLabels, seatNames } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  dialog: $("replay"),
+  where: $("replay-where"),
+  seats: $("replay-seats"),
+  words: $("replay-words"),
+  back: $("replay-back"),
+  forward: $("replay-forward"),
+  slider: $("replay-slider"),
+  error: $("replay-error"),
+  close: $("replay-close"),
+};
+
+const shown = { round: null, number: 1, asked: 0, cache: new Map() };
+
+function fromMarkup(markup) {
+  const template = document.createElement("template");
+  template.innerHTML = markup;
+  return template.content.firstElementChild;
+}
+
+const cardsWord = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
+
+function drawBattle(result) {
+  const { battle, counts_before: before } = result;
+  const players = shown.round.rules.players;
+  const labels = seatLabels(players);
+  const laid = laidBySeat(battle, players);
+  const rows = labels.map((label, seat) => {
+    const row = document.createElement("div");
+    row.className = "replay-seat";
+    row.classList.toggle("winner", battle.winner === seat);
+    const name = document.createElement("p");
+    name.className = "replay-name";
+    name.innerHTML = `<strong></strong> <span class="replay-counts"></span>`;
+    name.querySelector("strong").textContent = label;
+    name.querySelector(".replay-counts").textContent =
+      `${cardsWord(before[seat])} → ${battle.counts[seat]}`;
+    const cards = document.createElement("div");
+    cards.className = "replay-cards";
+    if (laid[seat].length === 0) cards.textContent = before[seat] === 0 ? "out" : "waits";
+    for (const item of laid[seat]) {
+      const card = fromMarkup(item.kind === "up" ? cardSvg(item.code) : backSvg("", item.letter));
+      card.classList.toggle("spent", item.spent);
+      cards.append(card);
+    }
+    row.append(name, cards);
+    return row;
+  });
+  els.seats.replaceChildren(...rows);
+  els.words.textContent = describeBattle(battle, seatNames(players));
+}
+
+function drawPlace() {
+  const total = shown.round.battles;
+  els.where.textContent = `Battle ${shown.number.toLocaleString("en")} of ${total.toLocaleString("en")}`;
+  els.slider.max = String(total);
+  els.slider.value = String(shown.number);
+  els.slider.setAttribute("aria-valuetext", `Battle ${shown.number} of ${total}`);
+  const focused = document.activeElement;
+  els.back.disabled = shown.number <= 1;
+  els.forward.disabled = shown.number >= total;
+  // A step button that has just run out hands the focus to the other, so the keys still work.
+  if (focused === els.back && els.back.disabled && !els.forward.disabled) els.forward.focus();
+  if (focused === els.forward && els.forward.disabled && !els.back.disabled) els.back.focus();
+}
+
+/** Show battle `number` of the round on the table (asked of the server unless seen already). */
+async function go(number) {
+  const total = shown.round.battles;
+  shown.number = Math.min(total, Math.max(1, number));
+  drawPlace();
+  const key = shown.number;
+  const asked = ++shown.asked;
+  let result = shown.cache.get(key);
+  if (!result) {
+    els.dialog.setAttribute("aria-busy", "true");
+    try {
+      result = await api("GET", `/api/rounds/${encodeURIComponent(shown.round.id)}/battles/${key}`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (asked === shown.asked) els.error.textContent = error.message;
+      return;
+    } finally {
+      if (asked === shown.asked) els.dialog.removeAttribute("aria-busy");
+    }
+    shown.cache.set(key, result);
+  }
+  if (asked !== shown.asked) return; // a later step is on its way
+  els.error.textContent = "";
+  drawBattle(result);
+}
+
+/** Open the replay of `round` (a round that has played at least one battle) at `number`. */
+export function openReplay(round, number = 1) {
+  if (shown.round?.id !== round.id || shown.round.battles !== round.battles) shown.cache.clear();
+  shown.round = round;
+  els.error.textContent = "";
+  if (!els.dialog.open) els.dialog.showModal();
+  go(number);
+  (els.forward.disabled ? els.back : els.forward).focus();
+}
+
+els.back.addEventListener("click", () => go(shown.number - 1));
+els.forward.addEventListener("click", () => go(shown.number + 1));
+els.slider.addEventListener("input", () => go(Number(els.slider.value)));
+els.close.addEventListener("click", () => els.dialog.close());
+els.dialog.addEventListener("keydown", (event) => {
+  if (event.target === els.slider) return; // the slider steps itself
+  const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+  if (!step) return;
+  event.preventDefault();
+  go(shown.number + step);
+});

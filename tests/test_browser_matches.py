@@ -1,0 +1,482 @@
+"""Matches, timed rounds, Play to end, and looking back at a round, in Debian's Chromium.
+
+The helpers (a browser per module, a page per player, the axe audit) are the ones the table's
+own browser tests use; every test here checks for console errors and requests that leave the
+server, and audits each state it reaches against WCAG 2.1 AA.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect
+
+from cardwar import Round, Rules
+from cardwar.web import Settings, create_app
+from test_browser import (  # the table's browser helpers, shared rather than copied
+    DESKTOP,
+    PHONE,
+    audit,
+    browser,  # noqa: F401  (a fixture)
+    button,
+    counts,
+    open_house_rules,
+    open_page,
+    press,
+    resume_with,
+    settle,
+)
+
+from conftest import LiveServer, free_port
+
+QUICK = {"hand_size": 4, "battle_limit": 40}  # rounds of a few battles
+
+
+def first_war(rules: Rules, seed: int) -> int | None:
+    """The number of the first battle with a war in the round `seed` deals, if any."""
+    round_ = Round(rules, seed=seed)
+    while round_.outcome is None:
+        battle = round_.play_battle()
+        if battle.wars:
+            return battle.number
+    return None
+
+
+def seed_with_first_war_at(number: int) -> int:
+    """A seed of a classic round whose first war comes at battle `number`."""
+    classic = Rules.preset("classic")
+    for seed in range(10_000):
+        if first_war(classic, seed) == number:
+            return seed
+    raise AssertionError(f"no seed below 10,000 has its first war at battle {number}")
+
+
+def message(page: Page) -> str:
+    return page.get_by_test_id("message").inner_text()
+
+
+# -- a match -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_best_of_three_played_to_its_decision(
+    browser: Browser,  # noqa: F811
+    shared_server: LiveServer,
+    device: dict[str, Any],
+) -> None:
+    """Match: best of 3 in House rules; each round played out, New round deals the next one;
+    the score shows on the table, survives a reload, and the decided match is counted."""
+    page, watch = open_page(browser, shared_server, device)
+    dialog = open_house_rules(page)
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Cards dealt to each player", exact=True).select_option("4")
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Match", exact=True).select_option("3")
+    expect(page.locator("#hr-summary")).to_contain_text("best of 3")
+    audit(page)
+    dialog.get_by_role("button", name="Deal with these rules").click()
+    settle(page)
+    line = page.get_by_test_id("match")
+    expect(line).to_have_text("Best of 3 · round 1 · You 0 – 0 Computer")
+    expect(page.get_by_test_id("message")).to_contain_text("Round 1 of the best of 3")
+    page.select_option("#auto-speed", "instant")
+
+    for played in range(1, 12):
+        button(page, "Play to end").click()
+        expect(page.get_by_test_id("outcome")).to_be_visible()
+        settle(page)
+        expect(line).to_contain_text(re.compile(r"round \d|won the match"))
+        if played == 1:  # a reload in the middle of a match keeps it
+            before = line.inner_text()
+            page.reload()
+            settle(page)
+            expect(line).to_have_text(before)
+            audit(page)
+        if "won the match" in line.inner_text():
+            break
+        expect(page.locator("#outcome-why")).to_contain_text(
+            re.compile(r"(You lead|The computer leads|It is) \d–\d\.$")
+        )
+        press(page, "New round")
+        expect(line).to_contain_text(f"round {played + 1}")
+    else:
+        raise AssertionError("no match of best of 3 takes eleven rounds here")
+
+    score = re.search(r"You (\d) – (\d) Computer", line.inner_text())
+    assert score is not None
+    mine, theirs = int(score[1]), int(score[2])
+    assert max(mine, theirs) == 2 and min(mine, theirs) < 2
+    title = "You win the match!" if mine == 2 else "The computer wins the match"
+    expect(page.locator("#outcome-title")).to_have_text(title)
+    expect(page.locator("#outcome-why")).to_contain_text(f"The match ends {mine}–{theirs}.")
+    expect(page.get_by_test_id("matches-won" if mine == 2 else "matches-lost")).to_have_text("1")
+    audit(page)
+    # A decided match is over: New round starts another, from round 1.
+    press(page, "New round")
+    expect(line).to_have_text("Best of 3 · round 1 · You 0 – 0 Computer")
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_leaving_a_match_part_way_asks_first(
+    browser: Browser,  # noqa: F811
+    shared_server: LiveServer,
+) -> None:
+    """New round in the middle of a match's round offers to keep the match; only a yes leaves
+    it, for a new match from round 1."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    put = page.request.put(
+        shared_server.url + "/api/me/house-rules", data={"rules": QUICK, "best_of": 5}
+    )
+    assert put.ok, put.text()
+    page.reload()
+    settle(page)
+    press(page, "New round")
+    line = page.get_by_test_id("match")
+    expect(line).to_have_text("Best of 5 · round 1 · You 0 – 0 Computer")
+    press(page, "Turn cards")
+    button(page, "New round").click()
+    confirm = page.get_by_role("dialog", name="Leave this match?")
+    expect(confirm).to_be_visible()
+    expect(confirm).to_contain_text("Your best of 5 stands at You 0 – 0 Computer")
+    audit(page)
+    confirm.get_by_role("button", name="Keep the match").click()
+    expect(page.get_by_test_id("battle-number")).to_contain_text("Battle 1")
+    match_id = page.request.get(shared_server.url + "/api/me").json()["match"]["id"]
+    button(page, "New round").click()
+    page.get_by_role("dialog", name="Leave this match?").get_by_role(
+        "button", name="Start a new match"
+    ).click()
+    settle(page)
+    expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    assert page.request.get(shared_server.url + "/api/me").json()["match"]["id"] != match_id
+    watch.check(shared_server)
+    page.context.close()
+
+
+# -- a timed round -----------------------------------------------------------------------------
+
+
+class ClockedServer:
+    """The app in a thread of this process, over a clock the test can move forward: a timed
+    round's minutes pass in a moment. `restart()` is a new app over the same file and clock."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ahead = 0.0
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def clock(self) -> float:
+        return time.time() + self.ahead
+
+    def start(self) -> ClockedServer:
+        app = create_app(Settings(db_path=self.db, clock=self.clock))
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"{self.url}/api/me", timeout=1)
+                return self
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("the clocked server did not answer within 20 s")
+
+    def stop(self) -> None:
+        assert self._server is not None and self._thread is not None
+        self._server.should_exit = True
+        self._thread.join(20)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def clocked_server(tmp_path: Path) -> Iterator[ClockedServer]:
+    server = ClockedServer(tmp_path / "clocked.db").start()
+    yield server
+    server.stop()
+
+
+def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
+    browser: Browser,  # noqa: F811
+    clocked_server: ClockedServer,
+) -> None:
+    """The clock shows beside the battle number and counts down from the deal; a reload and a
+    server restart carry on from the time the server keeps; at zero the cards are counted and
+    the page says who held most, and by how many."""
+    page, watch = open_page(browser, clocked_server, DESKTOP)  # type: ignore[arg-type]
+    dialog = open_house_rules(page)
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Clock", exact=True).select_option("60")
+    dialog.get_by_role("button", name="Deal with these rules").click()
+    settle(page)
+    clock = page.get_by_test_id("clock")
+    expect(clock).to_be_visible()
+    expect(clock).to_contain_text(re.compile(r"^Time ⏱ (1:00|0:5\d) left$"))
+    for _ in range(3):
+        press(page, "Turn cards")
+    audit(page)
+
+    clocked_server.ahead = 40
+    page.reload()
+    settle(page)
+    expect(clock).to_contain_text(re.compile(r"0:(1\d|20) left"))
+    expect(page.get_by_test_id("battle-number")).to_contain_text("Battle 3")
+
+    clocked_server.ahead = 55
+    clocked_server.restart()
+    page.reload()
+    settle(page)
+    expect(clock).to_contain_text(re.compile(r"0:0[1-5] left"))
+    outcome = page.get_by_test_id("outcome")
+    expect(outcome).to_be_visible(timeout=12_000)  # the clock runs out in real time
+    expect(clock).to_be_hidden()
+    shown = counts(page)
+    expect(page.get_by_test_id("message")).to_contain_text("Time is up, so the cards were counted.")
+    if shown[0] != shown[1]:
+        most = max(shown)
+        expect(page.locator("#outcome-why")).to_have_text(
+            f"Time ran out and {'you hold' if shown[0] == most else 'the computer holds'} the most"
+            f" cards: {most} of 52, {most - min(shown)} more than"
+            f" {'the computer' if shown[0] == most else 'you'}."
+        )
+    else:
+        expect(page.locator("#outcome-why")).to_contain_text("the same number")
+    expect(button(page, "Turn cards")).to_be_disabled()
+    audit(page)
+    watch.check(clocked_server)  # type: ignore[arg-type]
+    page.context.close()
+
+
+# -- Play to end -------------------------------------------------------------------------------
+
+
+def test_play_to_end_pauses_on_a_war_and_stops_on_a_key(
+    browser: Browser,  # noqa: F811
+    shared_server: LiveServer,
+) -> None:
+    """Play to end turns battle after battle, never more than one request at a time; with
+    Pause on wars it stops at the first war; a key press stops it for good, mid-round."""
+    war_at = seed_with_first_war_at(4)
+    page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference")
+    in_flight: set[Any] = set()
+    tally = {"most": 0, "battles": 0}
+
+    def sent(request: Any) -> None:
+        if "/api/" in request.url:
+            in_flight.add(request)
+            tally["most"] = max(tally["most"], len(in_flight))
+            tally["battles"] += "/battles" in request.url
+
+    def done(request: Any) -> None:
+        in_flight.discard(request)
+
+    page.on("request", sent)
+    page.on("requestfinished", done)
+    page.on("requestfailed", done)
+    resume_with(page, shared_server, seed=war_at)
+    expect(page.get_by_test_id("chance")).to_have_text(re.compile(r"\d+%"))
+    page.wait_for_load_state("networkidle")
+    tally["most"] = 0  # from here on: Play to end's requests only
+    page.select_option("#auto-speed", "fast")
+    page.get_by_label("Pause on wars").check()
+    button(page, "Play to end").click()
+    expect(button(page, "Stop")).to_be_visible()
+    expect(page.get_by_test_id("message")).to_contain_text(
+        "Paused on this war: press Play to end to go on.", timeout=15_000
+    )
+    expect(button(page, "Play to end")).to_be_visible()
+    expect(page.get_by_test_id("battle-number")).to_have_text("Battle 4 of 500")
+    expect(page.get_by_test_id("message")).to_contain_text("War!")
+    audit(page)
+
+    page.get_by_label("Pause on wars").uncheck()
+    page.select_option("#auto-speed", "normal")
+    button(page, "Play to end").click()
+    page.wait_for_function(
+        "() => parseInt(document.getElementById('battle-number').textContent.match(/\\d+/)) >= 7"
+    )
+    page.keyboard.press("x")  # any key
+    expect(button(page, "Play to end")).to_be_visible()
+    settle(page)
+    stopped = page.get_by_test_id("battle-number").inner_text()
+    number = re.search(r"\d+", stopped)
+    assert number is not None
+    expect(page.get_by_test_id("message")).to_contain_text(f"Stopped at battle {number[0]}.")
+    asked = tally["battles"]
+    page.wait_for_timeout(800)
+    assert tally["battles"] == asked  # no battle asked for once stopped
+    expect(page.get_by_test_id("battle-number")).to_have_text(stopped)
+    assert tally["most"] == 1
+    me = page.request.get(shared_server.url + "/api/me").json()
+    assert me["round"]["outcome"] is None and f"Battle {me['round']['battles']} " in stopped + " "
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_play_to_end_stops_on_a_tap(
+    browser: Browser,  # noqa: F811
+    shared_server: LiveServer,
+) -> None:
+    """On a touch screen, a tap on the table stops Play to end."""
+    page, watch = open_page(browser, shared_server, PHONE, motion="no-preference")
+    page.select_option("#auto-speed", "slow")
+    button(page, "Play to end").tap()
+    page.wait_for_function(
+        "() => /Battle [2-9]/.test(document.getElementById('battle-number').textContent)"
+    )
+    page.locator("#field").tap()
+    expect(button(page, "Play to end")).to_be_visible()
+    settle(page)
+    expect(page.get_by_test_id("message")).to_contain_text("Stopped at battle")
+    assert page.get_by_test_id("outcome").is_hidden()
+    watch.check(shared_server)
+    page.context.close()
+
+
+# -- a round's end: replay, share, watch, story ------------------------------------------------
+
+
+def battle_words(page: Page, turns: int) -> list[str]:
+    """Turn cards `turns` times; what the message said after each battle."""
+    said = []
+    for _ in range(turns):
+        press(page, "Turn cards")
+        said.append(message(page))
+    return said
+
+
+def test_a_shared_link_deals_the_same_battles_in_a_fresh_browser(
+    browser: Browser,  # noqa: F811
+    shared_server: LiveServer,
+) -> None:
+    """Share this deal gives a link; opened by another player it deals a fresh round of their
+    own with the same cards, battle for battle. A damaged link is refused in words."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    resume_with(page, shared_server, rules={"war_down": 3, "battle_limit": 60}, seed=2024)
+    first = battle_words(page, 4)
+    page.select_option("#auto-speed", "instant")
+    button(page, "Play to end").click()
+    expect(page.get_by_test_id("outcome")).to_be_visible()
+    button(page, "Share this deal").click()
+    dialog = page.get_by_role("dialog", name="Share this deal")
+    expect(dialog).to_be_visible()
+    link = dialog.get_by_label("Link to this deal").input_value()
+    assert link.startswith(shared_server.url + "/?deal=")
+    audit(page)
+    dialog.get_by_role("button", name="Close").click()
+    mine = page.request.get(shared_server.url + "/api/me").json()["round"]
+
+    other, other_watch = open_page(browser, shared_server, PHONE)
+    other.goto(link)
+    settle(other)
+    expect(other.get_by_test_id("message")).to_contain_text("A shared deal")
+    assert other.url == shared_server.url + "/"  # a reload resumes rather than deals again
+    expect(other.get_by_test_id("rules-line")).to_contain_text("3 down (W-A-R)")
+    assert battle_words(other, 4) == first
+    theirs = other.request.get(shared_server.url + "/api/me").json()["round"]
+    assert theirs["id"] != mine["id"] and theirs["seed"] == mine["seed"]
+    assert theirs["rules"] == mine["rules"]
+
+    before = counts(other)
+    other.goto(shared_server.url + "/?deal=not-a-deal!")
+    settle(other)
+    expect(other.get_by_test_id("message")).to_have_text(
+        "That shared link cannot be dealt: it has characters a shared deal never has. Your"
+        " table is as it was."
+    )
+    assert counts(other) == before
+    audit(other)
+    other_watch.check(shared_server)
+    other.context.close()
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_replay_this_deal_deals_the_same_cards(
+    browser: Browser,  # noqa: F811
+    shared_server: LiveServer,
+) -> None:
+    """Replay this deal, at a round's end, deals the same cards again from the start."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    resume_with(page, shared_server, rules=QUICK, seed=77)
+    first = battle_words(page, 2)
+    page.select_option("#auto-speed", "instant")
+    button(page, "Play to end").click()
+    expect(page.get_by_test_id("outcome")).to_be_visible()
+    press(page, "Replay this deal")
+    expect(page.get_by_test_id("message")).to_contain_text("The same deal again")
+    expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    assert battle_words(page, 2) == first
+    watch.check(shared_server)
+    page.context.close()
+
+
+@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_watching_a_replay_back_and_forth_and_the_story(
+    browser: Browser,  # noqa: F811
+    shared_server: LiveServer,
+    device: dict[str, Any],
+) -> None:
+    """At a round's end, Watch the replay steps through its battles, back and forth, each told
+    as it was when played; the story charts the piles, and a tap on it opens that battle."""
+    page, watch = open_page(browser, shared_server, device)
+    resume_with(page, shared_server, rules=QUICK, seed=5)
+    said = []
+    while page.get_by_test_id("outcome").is_hidden():
+        said.extend(battle_words(page, 1))
+    total = len(said)
+    assert total >= 3
+
+    story = page.locator("#story")
+    expect(story).to_be_visible()
+    expect(story.get_by_role("img")).to_have_attribute(
+        "aria-label", re.compile(rf"over {total} battles")
+    )
+    expect(page.locator("#story-words li").first).to_contain_text("The lead")
+    audit(page)
+
+    button(page, "Watch the replay").click()
+    dialog = page.get_by_role("dialog", name="Watch the replay")
+    where = page.locator("#replay-where")
+    words = page.locator("#replay-words")
+    expect(where).to_have_text(f"Battle 1 of {total}")
+    expect(words).to_have_text(said[0])
+    forward = dialog.get_by_role("button", name="Forward ▶")
+    for number in range(2, total + 1):
+        forward.click()
+        expect(where).to_have_text(f"Battle {number} of {total}")
+        expect(words).to_have_text(said[number - 1])
+    expect(forward).to_be_disabled()
+    audit(page)
+    page.keyboard.press("ArrowLeft")
+    expect(where).to_have_text(f"Battle {total - 1} of {total}")
+    expect(words).to_have_text(said[total - 2])
+    dialog.get_by_role("button", name="◀ Back").click()
+    expect(words).to_have_text(said[total - 3])
+    dialog.get_by_role("button", name="Close").click()
+
+    chart = page.locator("#story-chart svg")
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] * 0.99, box["y"] + box["height"] / 2)
+    expect(where).to_have_text(f"Battle {total} of {total}")
+    expect(words).to_have_text(said[-1])
+    watch.check(shared_server)
+    page.context.close()
