@@ -742,3 +742,54 @@ def test_a_round_resumed_part_way_still_ends_at_its_first_repeat(battles: int) -
     again = Round.resume(through_json(live.snapshot()))
     again.play(2000)
     assert (again.battles, again.outcome) == (691, Outcome(None, Reason.CYCLE))
+
+
+def test_a_round_needs_a_rules_value() -> None:
+    """Rules given as plain fields rather than a Rules value are refused with a message."""
+    with pytest.raises(RulesError) as caught:
+        Round({"war_down": 3})  # type: ignore[arg-type]
+    assert str(caught.value) == "rules: must be a Rules value"
+
+
+def test_an_explicit_deal_is_shown_only_once_the_round_is_over() -> None:
+    """A round dealt by hand shows its deal in the API's shape once it is over, for replaying
+    or sharing it, and not before; a random deal never does (its seed deals it again)."""
+    round_ = dealt(CLASSIC, "9S 2C KD 4H", "9H 3C 7S 5D")
+    round_.play(1)
+    assert "deal" not in round_.to_dict()
+    round_.play()
+    assert round_.over
+    assert round_.to_dict()["deal"] == [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
+    random_deal = Round(CLASSIC, seed=4)
+    random_deal.play()
+    assert "deal" not in random_deal.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("rules", "cap"),
+    [
+        (CLASSIC, 1000),
+        (Rules(gather=Gather.SHUFFLED, battle_limit=None), 1000),
+        (Rules(gather=Gather.TABLE, battle_limit=None), None),
+    ],
+    ids=["a battle limit", "shuffled returns", "no cap"],
+)
+def test_look_ahead_leaves_a_round_that_cannot_loop_or_has_no_cap_alone(
+    rules: Rules, cap: int | None
+) -> None:
+    """Settling a loop ahead of time does nothing to a round with a battle limit or shuffled
+    returns (it cannot loop) or with no safety cap (nothing bounds the look)."""
+    round_ = Round(rules, deal=[["2C", "3C"], ["3D", "2D"]], cap=cap)
+    before = round_.snapshot()
+    round_.look_ahead()
+    assert round_.snapshot() == before
+    assert before["watch"] is None
+
+
+def test_a_snapshot_carries_the_generator_only_when_returns_are_shuffled() -> None:
+    """The generator's state (3.3 KB) is stored only for shuffled returns, the one rule that
+    draws from it after the deal; every other round's snapshot leaves it out."""
+    for gather in Gather:
+        round_ = Round(Rules(gather=gather), seed=5)
+        round_.play(3)
+        assert (round_.snapshot()["rng"] is not None) == (gather is Gather.SHUFFLED)

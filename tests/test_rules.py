@@ -1,5 +1,6 @@
 """Rules, presets and their validation (SPEC §5)."""
 
+import json
 from typing import Any
 
 import pytest
@@ -64,6 +65,7 @@ def test_unknown_preset_names_the_choices() -> None:
         ({"players": 1}, "players: 1 is out of range, must be 2..4"),
         ({"hand_size": 27}, "hand_size: 27 is out of range, must be null or 1..26"),
         ({"players": 4, "hand_size": 14}, "hand_size: 14 is out of range, must be null or 1..13"),
+        ({"players": 3, "hand_size": 18}, "hand_size: 18 is out of range, must be null or 1..17"),
         ({"hand_size": 0}, "hand_size: 0 is out of range, must be null or 1..26"),
         ({"hand_size": "x"}, "hand_size: must be null or a whole number from 1 to 26, not 'x'"),
         ({"battle_limit": 0}, "battle_limit: 0 is out of range, must be null or 1..100000"),
@@ -179,3 +181,7 @@ def test_every_field_says_what_it_allows() -> None:
             "choices": ["winner_first", "table", "shuffled"],
         },
     }
+    # As the API sends it: whole numbers, never 26.0.
+    assert json.dumps(describe_fields()["hand_size"]) == (
+        '{"default": null, "nullable": true, "min": 1, "max": 26}'
+    )

@@ -177,6 +177,9 @@ def test_a_round_dealt_then_played_comes_back_as_last_saved(
     fresh = Round(live.rules, seed=live.seed, deal=live.deal if live.explicit_deal else None)
     store.insert("r1", None, fresh, created_at=10.0)
     store.update("r1", live)
+    saved = store.get("r1")
+    assert saved is not None and saved.snapshot is not None
+    assert state(Round.resume(saved.snapshot)) == state(live)
     row = files.reopen(store).get("r1")
     assert row is not None and row.snapshot is not None
     assert row.player is None
@@ -551,3 +554,37 @@ def test_prune_removes_old_matches_once_their_rounds_are_gone(store: Store) -> N
     assert store.get_match("old") is None
     assert store.get_match("old, round kept") is not None
     assert store.get_match("recent") is not None
+
+
+def test_a_players_match_length_is_kept(files: Files, store: Store) -> None:
+    """A player's choice of match length comes back as chosen (one round until they choose),
+    after a reopen too, and leaves their house rules and scoreboard as they were."""
+    assert store.best_of("p1") == 1
+    store.set_house_rules("p1", {"war_down": 2})
+    store.set_best_of("p1", 3)
+    store.set_best_of("p2", 5)
+    assert store.best_of("p1") == 3
+    store.set_best_of("p1", 5)
+    store = files.reopen(store)
+    assert (store.best_of("p1"), store.best_of("p2")) == (5, 5)
+    assert store.house_rules("p1") == {"war_down": 2}
+    store.set_house_rules("p1", {"war_down": 3})
+    assert store.best_of("p1") == 5
+
+
+def test_the_open_match_is_the_latest_one_while_undecided(store: Store) -> None:
+    """A player's open match is the one they began last, until it is decided; an earlier
+    match left undecided is not reopened, and nobody else's counts."""
+    assert store.open_match_id("p1") is None
+    store.insert_match("first", "p1", 3, CLASSIC.to_dict(), seed=1, at=10.0)
+    store.insert_match("someone else's", "p2", 3, CLASSIC.to_dict(), seed=2, at=30.0)
+    assert store.open_match_id("p1") == "first"
+    store.insert_match("second", "p1", 3, CLASSIC.to_dict(), seed=3, at=20.0)
+    store.insert_match("same moment", "p1", 3, CLASSIC.to_dict(), seed=4, at=20.0)
+    assert store.open_match_id("p1") == "same moment"
+    store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=20.0, match_id="same moment")
+    store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("same moment", (0,), None))
+    assert store.open_match_id("p1") == "same moment"
+    store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("same moment", (0, 0), 0))
+    assert store.open_match_id("p1") is None
+    assert store.open_match_id("p2") == "someone else's"

@@ -425,7 +425,7 @@ async function afterRoundEnds() {
 /** New round: the match's next round while a match is in play, else a fresh deal. `fresh`
  * (from House rules) always starts afresh with the rules just chosen. */
 async function newRound({ fresh = false } = {}) {
-  stopAuto();
+  stopAuto({ quiet: true });
   const round = state.round;
   const match = matchInPlay();
   const inMatch = Boolean(match && round?.match_id === match.id);
@@ -486,7 +486,7 @@ for (const [button, run] of [
   [els.deal, () => newRound()],
 ]) {
   button.addEventListener("click", () => {
-    if (auto.on) stopAuto(); // a press of another control ends Play to end, then acts
+    if (auto.on) stopAuto({ quiet: true }); // a press of another control ends Play to end, then acts
     else if (button.getAttribute("aria-disabled") === "true" && action.phase !== "animation") return;
     run();
   });
@@ -501,11 +501,13 @@ const SPEEDS = {
   fast: { tempo: RUN_TEMPO, pause: 0 },
   instant: { tempo: null, pause: 0 },
 };
-const auto = { on: false, stop: false, wake: null };
+const auto = { on: false, stop: false, quiet: false, wake: null };
 
-function stopAuto() {
+/** End Play to end. `quiet` when another control ends it: that control then has its say. */
+function stopAuto({ quiet = false } = {}) {
   if (!auto.on) return;
   auto.stop = true;
+  auto.quiet = quiet;
   auto.wake?.();
   skipAnimation();
 }
@@ -526,10 +528,16 @@ async function playToEnd() {
   if (auto.on || !state.round || state.round.outcome) return;
   auto.on = true;
   auto.stop = false;
+  auto.quiet = false;
+  const roundId = state.round.id;
   draw();
   say("Playing to the end… press any key or tap the table to stop.");
   try {
-    while (!auto.stop && state.round && state.round.outcome === null && !state.error) {
+    while (!auto.stop && state.round?.id === roundId && state.round.outcome === null && !state.error) {
+      if (action.running) {
+        await action.done; // a press that was already on its way finishes first
+        continue;
+      }
       const speed = SPEEDS[els.autoSpeed.value] ?? SPEEDS.normal;
       const pauseOnWars = els.autoWars.checked;
       // At once, many battles a request; pausing on wars, or animating, one.
@@ -543,12 +551,13 @@ async function playToEnd() {
       }
       if (speed.pause > 0 && !auto.stop) await rest(speed.pause);
     }
-    if (auto.stop && state.round?.outcome === null) {
+    if (auto.stop && !auto.quiet && state.round?.id === roundId && state.round.outcome === null) {
       dispatch({ type: "noted", note: `Stopped at battle ${state.round.battles}. Press Play to end to go on, or Turn cards for one battle.` });
     }
   } finally {
     auto.on = false;
     auto.stop = false;
+    auto.quiet = false;
     draw();
     showChance();
   }
