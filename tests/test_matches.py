@@ -159,6 +159,25 @@ def test_a_match_waits_for_its_round_and_survives_a_restart(make_client: ClientF
     assert me["match"] == again and me["round"]["match_id"] == match["id"]
 
 
+def test_only_the_browser_that_started_a_match_deals_its_rounds(
+    make_client: ClientFactory,
+) -> None:
+    """Another browser that knows a match's id may look at it, but dealing its next round is
+    403, and changes nothing: the owner deals it as before."""
+    owner = make_client()
+    match = owner.post("/api/matches", json={"rules": QUICK, "seed": 3}).json()
+    play_out(owner, match["round"]["id"])
+    other = make_client()
+    assert other.get(f"/api/matches/{match['id']}").status_code == 200
+    refused = other.post(f"/api/matches/{match['id']}/rounds")
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == (
+        f"match {match['id']}: only the browser that started it deals its rounds"
+    )
+    assert len(owner.get(f"/api/matches/{match['id']}").json()["rounds"]) == 1
+    assert owner.post(f"/api/matches/{match['id']}/rounds").status_code == 201
+
+
 def test_a_round_dealt_mid_match_leaves_the_match_open(client: TestClient) -> None:
     """A replay or a shared deal played between a match's rounds is a round of its own: /api/me
     still hands back the undecided match, whose next round can then be dealt; a decided match
@@ -182,6 +201,9 @@ def test_a_round_dealt_mid_match_leaves_the_match_open(client: TestClient) -> No
     ("path", "body", "status", "message"),
     [
         ("/api/matches", {"best_of": 2}, 422, "best_of: Input should be 1, 3 or 5"),
+        ("/api/matches", {"best_of": True}, 422, "best_of: Input should be a valid integer"),
+        ("/api/matches", {"best_of": 3.0}, 422, "best_of: Input should be a valid integer"),
+        ("/api/matches/" + "m" * 5000 + "/rounds", {}, 404, "match 'mmmmmmmm"),
         ("/api/matches", {"rules": {"players": 9}}, 422, "players: 9 is out of range"),
         ("/api/matches", {"seed": -1}, 422, "seed: must be a whole number from 0"),
         ("/api/matches/nope/rounds", {}, 404, "match 'nope': no such match"),
@@ -241,8 +263,10 @@ def test_any_battle_can_be_played_again(client: TestClient) -> None:
     missing = client.get(f"/api/rounds/{data['id']}/battles/41")
     assert missing.status_code == 404
     assert missing.json()["detail"] == f"battle 41: round {data['id']} has played 40 so far"
-    assert client.get(f"/api/rounds/{data['id']}/battles/0").status_code == 404
-    assert client.get(f"/api/rounds/{data['id']}/battles/two").status_code == 422
+    for number in ("0", "-1", "two"):
+        refused = client.get(f"/api/rounds/{data['id']}/battles/{number}")
+        assert refused.status_code == 422
+        assert refused.json()["detail"].startswith("path.number: Input should be")
 
 
 def test_the_story_of_a_round(client: TestClient) -> None:

@@ -11,9 +11,10 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Request
+from fastapi import Path as FastPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -24,7 +25,14 @@ from pydantic import BaseModel, ValidationError
 from cardwar.engine import MAX_SEED, Battle, check_seed
 from cardwar.errors import CardwarError, RoundOverError
 from cardwar.rules import PRESETS, Rules, describe_fields
-from cardwar.web.games import BattleNotFound, Games, MatchNotFound, RoundNotFound, WorkerFailed
+from cardwar.web.games import (
+    BattleNotFound,
+    Games,
+    MatchNotFound,
+    MatchNotYours,
+    RoundNotFound,
+    WorkerFailed,
+)
 from cardwar.web.guard import (
     Buckets,
     Guard,
@@ -69,8 +77,9 @@ def _error(description: str) -> dict[str, Any]:
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: _error("No round has this id"),
-    409: _error("The round is already over"),
+    403: _error("The match belongs to another browser"),
+    404: _error("No round (or match, or battle) has this id"),
+    409: _error("The round is already over, or the match is decided or busy with a round"),
     413: _error("The body is larger than the server reads (64 KB)"),
     415: _error("The body is not sent as application/json"),
     422: _error("The body does not fit: the message names the field and what it allows"),
@@ -266,6 +275,10 @@ def create_app(settings: Settings | None = None) -> Guard:
     async def not_found(_: Request, error: LookupError) -> JSONResponse:
         return JSONResponse({"detail": str(error.args[0])}, status_code=404)
 
+    @app.exception_handler(MatchNotYours)
+    async def not_yours(_: Request, error: MatchNotYours) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=403)
+
     @app.exception_handler(WorkerFailed)
     async def worker_failed(_: Request, error: WorkerFailed) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=503, headers={"Retry-After": "1"})
@@ -380,7 +393,7 @@ def create_app(settings: Settings | None = None) -> Guard:
 
     add_body_route(
         "/api/matches/{match_id}/rounds", next_round, NoBody, MatchDealtOut,
-        "Deal a match's next round", status_code=201, more_errors=(404, 409),
+        "Deal a match's next round", status_code=201, more_errors=(403, 404, 409),
     )  # fmt: skip
 
     @app.get(
@@ -399,7 +412,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         responses=errors(404, 422),
         summary="One battle of a round, played again",
     )
-    async def replay(round_id: str, number: int) -> JSONResponse:
+    async def replay(round_id: str, number: Annotated[int, FastPath(ge=1)]) -> JSONResponse:
         """Battle `number` (from 1) of the round, played again from its deal, with the counts
         before it: a round can be watched back battle by battle."""
         return reply(await run_in_threadpool(games.replay, round_id, number))

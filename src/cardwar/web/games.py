@@ -55,6 +55,15 @@ class MatchNotFound(LookupError):
     """No match has this id."""
 
 
+class MatchNotYours(PermissionError):
+    """Only the browser that started a match deals its rounds."""
+
+
+def id_words(key: str) -> str:
+    """An id as an error message quotes it: one longer than any we hand out is cut short."""
+    return repr(key if len(key) <= 40 else key[:40] + "…")
+
+
 class WorkerFailed(RuntimeError):
     """The worker process stopped while it had work (answered 503)."""
 
@@ -453,8 +462,14 @@ class Games:
 
     def next_round(self, match_id: str, player: str | None) -> dict[str, Any]:
         """Deal the match's next round; refused (409) once the match is over, or while its
-        last round is still being played. Call it from a thread."""
+        last round is still being played, and (403) for any browser but the one that started it
+        (another could otherwise leave the owner waiting on a round it cannot see). Call it
+        from a thread."""
         row = self._match_row(match_id)
+        if row.player is not None and row.player != player:
+            raise MatchNotYours(
+                f"match {match_id}: only the browser that started it deals its rounds"
+            )
         match = Match.of(row.best_of, row.rules["players"], row.winners)
         if match.over:
             raise MatchOver(f"match {match_id} is over: seat {match.winner} won it")
@@ -500,7 +515,7 @@ class Games:
     def _match_row(self, match_id: str) -> MatchRow:
         row = self.store.get_match(match_id)
         if row is None:
-            raise MatchNotFound(f"match {match_id!r}: no such match")
+            raise MatchNotFound(f"match {id_words(match_id)}: no such match")
         return row
 
     def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
@@ -615,7 +630,7 @@ class Games:
                 return live
         row = self.store.get(round_id)
         if row is None:
-            raise RoundNotFound(f"round {round_id!r}: no such round")
+            raise RoundNotFound(f"round {id_words(round_id)}: no such round")
         # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
         assert row.snapshot is not None  # the store fills in any row from before snapshots
         live = Live(Round.resume(row.snapshot), row.created_at, row.match_id)

@@ -3,14 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    WithJsonSchema,
+)
+from pydantic_core import PydanticCustomError
 
 from cardwar.engine import MAX_SEED
 from cardwar.rules import PRESETS, describe_fields
 
 MAX_COUNT = 100_000
+
+
+def _one_three_or_five(value: int) -> int:
+    if value not in (1, 3, 5):
+        raise PydanticCustomError("best_of", "Input should be 1, 3 or 5")
+    return value
+
+
+# A match's length: a whole number 1, 3 or 5 (not true, not 3.0), like the seed, strictly.
+BestOf = Annotated[
+    StrictInt,
+    AfterValidator(_one_three_or_five),
+    WithJsonSchema({"type": "integer", "enum": [1, 3, 5]}),
+]
 CARD_PATTERN = "^([2-9TJQKAtjqka]|10)[CDHScdhs]$"
 
 # The bodies are checked by the rules engine itself, so its messages name each field and what
@@ -93,7 +116,7 @@ class NewRound(RulesChoice):
 class NewMatch(RulesChoice):
     """Body of `POST /api/matches`: how many rounds, and the rules of every one."""
 
-    best_of: Literal[1, 3, 5] = Field(3, description="1, 3 or 5; draws do not count")
+    best_of: BestOf = Field(3, description="1, 3 or 5; draws do not count")
     seed: StrictInt | None = SEED
 
 
@@ -107,7 +130,7 @@ class ChooseHouseRules(RulesChoice):
     """Body of `PUT /api/me/house-rules`: a preset and the fields that override it, and how
     many rounds a match lasts (left as it was when missing)."""
 
-    best_of: Literal[1, 3, 5] | None = Field(
+    best_of: BestOf | None = Field(
         None, description="1 (single rounds), 3 or 5; null or missing keeps the current choice"
     )
 
