@@ -81,7 +81,19 @@ def test_a_best_of_three_played_to_its_decision(
     with page.expect_response("**/api/me/house-rules"):
         dialog.get_by_label("Match", exact=True).select_option("3")
     expect(page.locator("#hr-summary")).to_contain_text("best of 3")
+    expect(dialog.locator("#hr-match-note")).to_be_hidden()  # these rules seldom draw
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Players", exact=True).select_option("3")
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Cards dealt to each player", exact=True).select_option("")
+    note = dialog.locator("#hr-match-note")  # three players often reach the limit: a draw
+    expect(note).to_contain_text(re.compile(r"about \d+ rounds in 100 end in a draw"))
     audit(page)
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Players", exact=True).select_option("2")
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Cards dealt to each player", exact=True).select_option("4")
+    expect(note).to_be_hidden()
     dialog.get_by_role("button", name="Deal with these rules").click()
     settle(page)
     line = page.get_by_test_id("match")
@@ -116,7 +128,8 @@ def test_a_best_of_three_played_to_its_decision(
     assert max(mine, theirs) == 2 and min(mine, theirs) < 2
     title = "You win the match!" if mine == 2 else "The computer wins the match"
     expect(page.locator("#outcome-title")).to_have_text(title)
-    expect(page.locator("#outcome-why")).to_contain_text(f"The match ends {mine}–{theirs}.")
+    ends = f"{max(mine, theirs)}–{min(mine, theirs)}"  # the winner's score first
+    expect(page.locator("#outcome-why")).to_contain_text(f"The match ends {ends}.")
     expect(page.get_by_test_id("matches-won" if mine == 2 else "matches-lost")).to_have_text("1")
     audit(page)
     # A decided match is over: New round starts another, from round 1.
@@ -233,7 +246,7 @@ def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
 
     clock = page.get_by_test_id("clock")
     expect(clock).to_be_visible()
-    expect(clock).to_contain_text(re.compile(r"^Time ⏱ (1:00|0:5\d) left$"))
+    expect(clock).to_contain_text(re.compile(r"^Time: (1:00|0:5\d) left$"))
     for _ in range(3):
         press(page, "Turn cards")
     audit(page)
@@ -410,6 +423,17 @@ def test_a_shared_link_deals_the_same_battles_in_a_fresh_browser(
     audit(other)
     other_watch.check(shared_server)
     other.context.close()
+
+    # A first visit through a damaged link still says so, beside the fresh deal it gets instead.
+    newcomer = browser.new_context(reduced_motion="reduce").new_page()
+    newcomer.goto(shared_server.url + "/?deal=eyJzZWVkIjoxfQ")
+    settle(newcomer)
+    expect(newcomer.get_by_test_id("message")).to_have_text(
+        "That shared link cannot be dealt: its rules are missing. Your table is as it was. Here"
+        " is a fresh deal of your own instead: press Turn cards to play."
+    )
+    expect(button(newcomer, "Turn cards")).to_be_enabled()
+    newcomer.context.close()
     watch.check(shared_server)
     page.context.close()
 
@@ -462,20 +486,25 @@ def test_watching_a_replay_back_and_forth_and_the_story(
     where = page.locator("#replay-where")
     words = page.locator("#replay-words")
     expect(where).to_have_text(f"Battle 1 of {total}")
-    expect(words).to_have_text(said[0])
+    expect(words).to_have_text(f"Battle 1: {said[0]}")
     forward = dialog.get_by_role("button", name="Forward ▶")
     for number in range(2, total + 1):
         forward.click()
         expect(where).to_have_text(f"Battle {number} of {total}")
-        expect(words).to_have_text(said[number - 1])
+        expect(words).to_have_text(f"Battle {number}: {said[number - 1]}")
     expect(forward).to_be_disabled()
     audit(page)
     page.keyboard.press("ArrowLeft")
     expect(where).to_have_text(f"Battle {total - 1} of {total}")
-    expect(words).to_have_text(said[total - 2])
+    expect(words).to_have_text(f"Battle {total - 1}: {said[total - 2]}")
     dialog.get_by_role("button", name="◀ Back").click()
-    expect(words).to_have_text(said[total - 3])
+    expect(words).to_have_text(f"Battle {total - 2}: {said[total - 3]}")
+    page.keyboard.press("Home")
+    expect(where).to_have_text(f"Battle 1 of {total}")
+    page.keyboard.press("End")
+    expect(where).to_have_text(f"Battle {total} of {total}")
     dialog.get_by_role("button", name="Close").click()
+    expect(button(page, "Watch the replay")).to_be_focused()
 
     chart = page.locator("#story-chart svg")
     chart.scroll_into_view_if_needed()
@@ -483,6 +512,6 @@ def test_watching_a_replay_back_and_forth_and_the_story(
     assert box is not None
     page.mouse.click(box["x"] + box["width"] * 0.99, box["y"] + box["height"] / 2)
     expect(where).to_have_text(f"Battle {total} of {total}")
-    expect(words).to_have_text(said[-1])
+    expect(words).to_have_text(f"Battle {total}: {said[-1]}")
     watch.check(shared_server)
     page.context.close()

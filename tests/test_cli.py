@@ -37,7 +37,12 @@ def test_round_json_is_the_api_shape() -> None:
     status, text = run("round", "--preset", "short", "--seed", "5", "--json")
     assert status == 0
     data = json.loads(text)
-    assert set(data) == {"id", "rules", "seed", "battles", "wars", "counts", "outcome", "piles"}
+    assert set(data) == {
+        "id", "rules", "seed", "battles", "wars", "counts", "out_at", "outcome", "piles"
+    }  # fmt: skip
+    winner = data["outcome"]["winner"]
+    if data["outcome"]["reason"] == "all_cards":  # the loser ran out at the last battle
+        assert data["out_at"] == [data["battles"] if seat != winner else None for seat in (0, 1)]
     assert data["rules"]["hand_size"] == 13 and data["seed"] == 5
     assert sum(data["counts"]) == sum(len(pile) for pile in data["piles"])
     assert data["outcome"]["reason"] in {"all_cards", "opponent_short", "both_short"}

@@ -215,6 +215,20 @@ def test_the_file_says_how_far_each_round_got_and_how_it_ended(
     assert columns(files.path, "inserted") == columns(files.path, "updated") == expected
 
 
+def test_a_round_the_safety_cap_ended_rebuilds_as_ended(store: Store) -> None:
+    """The history in a round's row holds the server's cap, so a round the cap ended (its rules
+    have no limit) rebuilds from it ended, at the same battle, as its snapshot does."""
+    rules = Rules.from_dict({"battle_limit": None, "gather": "table", "war_down": 0})
+    round_ = Round(rules, seed=39, cap=250)
+    round_.play()
+    assert round_.outcome is not None and round_.outcome.reason is Reason.BATTLE_LIMIT
+    store.insert("r1", "p1", round_, 1.0)
+    row = store.get("r1")
+    assert row is not None and row.history["cap"] == 250
+    rebuilt = Round.from_history(row.history)
+    assert rebuilt.outcome == round_.outcome and rebuilt.battles == 250
+
+
 def test_an_unknown_round_is_none(store: Store) -> None:
     """Asking for a round id the file never held gives None, not an error."""
     store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0)

@@ -575,6 +575,7 @@ class Round:
             "battles": self.battles,
             "wars": self.wars,
             "counts": list(self.counts),
+            "out_at": list(self.out_at),
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
         }
         if self.outcome is not None:

@@ -191,6 +191,9 @@ class RoundOut(BaseModel):
     battles: int
     wars: int
     counts: list[int]
+    out_at: list[int | None] = Field(
+        description="for each seat, the battle after which it held no cards (null: never)"
+    )
     outcome: OutcomeOut | None
     piles: list[list[str]] | None = None
     deal: list[list[str]] | None = Field(

@@ -58,7 +58,7 @@ CREATE INDEX IF NOT EXISTS matches_by_player ON matches (player, created_at);
 """
 # Columns later versions added to tables an older file already has.
 ADDED_COLUMNS = {
-    "rounds": {"snapshot": "TEXT", "match_id": "TEXT"},
+    "rounds": {"snapshot": "TEXT", "match_id": "TEXT", "cap": "INTEGER"},
     "matches": {"seed": "INTEGER NOT NULL DEFAULT 0"},
     "players": {
         "matches_won": "INTEGER NOT NULL DEFAULT 0",
@@ -188,8 +188,7 @@ class Store:
         # A file from before snapshots: rebuild each of its rounds once, here at start-up, so
         # that no request ever has to replay one.
         rows = self._db.execute(
-            "SELECT id, player, rules, seed, deal, battles, time_up, created_at, snapshot"
-            " FROM rounds WHERE snapshot IS NULL"
+            f"SELECT {ROW_COLUMNS} FROM rounds WHERE snapshot IS NULL"
         ).fetchall()
         for row in rows:
             snapshot = Round.from_history(_row(row).history).snapshot()
@@ -236,8 +235,8 @@ class Store:
         with self._lock:
             self._db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
-                " reason, created_at, updated_at, snapshot, match_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " reason, created_at, updated_at, snapshot, match_id, cap)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     round_id,
                     player,
@@ -252,6 +251,7 @@ class Store:
                     created_at,
                     json.dumps(round_.snapshot()),
                     match_id,
+                    history["cap"],
                 ),
             )
 
@@ -317,8 +317,7 @@ class Store:
         """The stored round with this id, or None."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id, player, rules, seed, deal, battles, time_up, created_at, snapshot,"
-                " match_id FROM rounds WHERE id = ?",
+                f"SELECT {ROW_COLUMNS} FROM rounds WHERE id = ?",
                 (round_id,),
             ).fetchone()
         return None if row is None else _row(row)
@@ -460,14 +459,19 @@ class Store:
         return rounds, players
 
 
+ROW_COLUMNS = "id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap"
+
+
 def _row(row: tuple[Any, ...]) -> RoundRow:
-    round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot, *match = row
+    """A RoundRow from the ROW_COLUMNS of a row."""
+    round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap = row
     history = {
         "rules": json.loads(rules),
         "seed": seed,
         "deal": None if deal is None else json.loads(deal),
         "battles": battles,
         "time_up": bool(time_up),
+        "cap": cap,  # the server's safety cap: a round it ended rebuilds as ended
     }
     return RoundRow(
         round_id,
@@ -475,5 +479,5 @@ def _row(row: tuple[Any, ...]) -> RoundRow:
         history,
         None if snapshot is None else json.loads(snapshot),
         created_at,
-        match[0] if match else None,
+        match_id,
     )

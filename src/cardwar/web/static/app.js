@@ -22,6 +22,7 @@ const els = {
   deal: $("new"),
   autoSpeed: $("auto-speed"),
   autoWars: $("auto-wars"),
+  autoHint: $("auto-hint"),
   after: $("after"),
   replayDeal: $("replay-deal"),
   shareDeal: $("share-deal"),
@@ -148,6 +149,7 @@ function drawControls(shown) {
   els.ten.disabled = over;
   els.auto.disabled = over && !auto.on;
   els.auto.textContent = auto.on ? "Stop" : "Play to end";
+  els.autoHint.hidden = !auto.on;
   for (const button of CONTROLS) button.setAttribute("aria-disabled", String(state.busy));
   const dealNext = over || Boolean(shown.youOut);
   els.turn.classList.toggle("primary", !dealNext);
@@ -218,7 +220,7 @@ function draw() {
   els.replayDeal.hidden = again === null;
   els.shareDeal.hidden = again === null;
   els.watch.hidden = state.round.battles === 0;
-  drawStory(over ? state.round : null);
+  if (!state.busy) drawStory(over ? state.round : null); // asked once the round's requests are done
   els.battleNumber.textContent = shown.battleNumber;
   drawSeats(shown);
   drawField(shown.laid, shown.winner);
@@ -369,7 +371,12 @@ async function load() {
     window.history.replaceState(null, "", window.location.pathname); // a reload resumes, not re-deals
     if (await openShared(shared)) return;
   }
-  if (!me.round) await dealFresh();
+  if (!me.round) {
+    const problem = state.error;
+    await dealFresh();
+    // A link that could not be dealt says so beside the fresh deal that stands in for it.
+    if (problem) dispatch({ type: "failed", error: `${problem} Here is a fresh deal of your own instead: press Turn cards to play.` });
+  }
 }
 
 /** Deal a round as the house rules say: a plain round, or the first of a new match. */
@@ -446,7 +453,7 @@ async function newRound({ fresh = false } = {}) {
       while (result.round.outcome === null);
       dispatch({ type: "played", round: result.round, battles: result.battles.slice(-1) });
       await afterRoundEnds();
-      if (state.match.over) return null; // the rest decided the match: the table says so
+      return null; // the round's result first; the next press deals the next round
     }
     if (match && !leavesMatch) await dealNextInMatch();
     else await dealFresh();
@@ -531,7 +538,7 @@ async function playToEnd() {
   auto.quiet = false;
   const roundId = state.round.id;
   draw();
-  say("Playing to the end… press any key or tap the table to stop.");
+  els.chance.hidden = true; // no estimate while it plays: it would be out of date at once
   try {
     while (!auto.stop && state.round?.id === roundId && state.round.outcome === null && !state.error) {
       if (action.running) {
@@ -652,7 +659,7 @@ async function drawStory(round) {
   els.storyLegend.replaceChildren(...labels.map((label, seat) => {
     const item = document.createElement("span");
     item.className = "legend-item";
-    item.innerHTML = `<span class="swatch s${seat}" aria-hidden="true"></span>`;
+    item.innerHTML = `<svg class="swatch" viewBox="0 0 24 6" aria-hidden="true"><line class="line s${seat}" x1="0" y1="3" x2="24" y2="3"/></svg>`;
     item.append(label);
     return item;
   }));
@@ -668,10 +675,10 @@ els.storyChart.addEventListener("click", (event) => {
   const svg = els.storyChart.querySelector("svg");
   if (!svg || !story.data || state.round?.id !== story.roundId) return;
   const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
-  openReplay(state.round, battleAt(point.x, story.data.battles));
+  openReplay(state.round, battleAt(point.x, story.data.battles), els.watch);
 });
 els.watch.addEventListener("click", () => {
-  if (state.round?.battles > 0) openReplay(state.round, state.round.outcome ? 1 : state.round.battles);
+  if (state.round?.battles > 0) openReplay(state.round, 1, els.watch);
 });
 
 els.replayDeal.addEventListener("click", () => {
@@ -712,6 +719,11 @@ async function openShared(token) {
     dispatch({ type: "failed", error: `That shared link cannot be dealt: ${error.message}. Your table is as it was.` });
     return false;
   }
+  const { problems } = checkChoices({ ...state.info.presets.classic, ...again.rules }, state.info.fields);
+  if (problems.length > 0) {
+    dispatch({ type: "failed", error: `That shared link cannot be dealt: ${problems.join(" ")} Your table is as it was.` });
+    return false;
+  }
   const round = state.round;
   if (round && round.outcome === null && round.battles > 0 && round.counts[0] > 0) {
     $("confirm-title").textContent = "Deal the shared deal?";
@@ -740,10 +752,14 @@ els.table.addEventListener("mousedown", (event) => event.preventDefault()); // f
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
-  if (document.querySelector("dialog[open]")) return;
   const target = event.target;
-  if (target instanceof HTMLElement && target.closest("input, textarea, select, summary")) return;
   const key = event.key.toLowerCase();
+  if (auto.on && key === "escape") {
+    stopAuto(); // Escape stops Play to end wherever the focus is
+    return;
+  }
+  if (document.querySelector("dialog[open]")) return;
+  if (target instanceof HTMLElement && target.closest("input, textarea, select, summary")) return;
   if (auto.on && !["shift", "tab"].includes(key)) {
     // Any key stops Play to end, and does nothing else.
     event.preventDefault();
@@ -777,6 +793,7 @@ const form = {
   clock: $("hr-clock"),
   endless: $("hr-endless"),
   notes: $("hr-notes"),
+  matchNote: $("hr-match-note"),
   error: $("hr-error"),
   summary: $("hr-summary"),
   deal: $("hr-deal"),
@@ -830,6 +847,37 @@ function reflect(rules) {
   form.endless.hidden = !canRunForever(rules);
   const bestOf = Number(form.match.value);
   form.summary.textContent = bestOf > 1 ? `best of ${bestOf} · ${rulesLine(rules)}` : rulesLine(rules);
+  warnOfDraws(rules, bestOf);
+}
+
+// A match plays every drawn round again, so rules that often draw make a match that may not end
+// soon: the panel plays a quick 2,000 rounds of them on the server and says so.
+const drawCheck = { asked: 0, timer: 0 };
+const DRAWS_WORTH_A_WORD = 0.25;
+
+function warnOfDraws(rules, bestOf) {
+  const asked = ++drawCheck.asked;
+  clearTimeout(drawCheck.timer);
+  if (bestOf === 1 || rules.limit_outcome !== "draw" || rules.battle_limit === null) {
+    form.matchNote.hidden = true;
+    return;
+  }
+  drawCheck.timer = setTimeout(async () => {
+    let result;
+    try {
+      result = await api("POST", "/api/simulations", { rules, rounds: 2000, seed: 1 });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return; // no estimate, no word: the choice stands either way
+    }
+    if (asked !== drawCheck.asked) return;
+    const share = result.games === 0 ? 0 : result.draws / result.games;
+    form.matchNote.hidden = share < DRAWS_WORTH_A_WORD;
+    form.matchNote.textContent =
+      `Under these rules about ${Math.round(share * 100)} rounds in 100 end in a draw, and a ` +
+      "match plays every drawn round again, so it may take many rounds. For a match, set " +
+      "At the battle limit to \u201cthe biggest pile wins\u201d.";
+  }, 250);
 }
 
 function readForm() {
@@ -896,6 +944,7 @@ form.limit.addEventListener("input", () => {
 
 els.rulesButton.addEventListener("click", () => {
   if (!state.info || !state.houseRules) return;
+  stopAuto({ quiet: true }); // nothing plays on behind the panel
   fillForm(state.houseRules.rules);
   form.hand.dataset.players = String(state.houseRules.rules.players);
   form.deal.setAttribute("aria-disabled", "false");

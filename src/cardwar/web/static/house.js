@@ -36,6 +36,9 @@ export function clockAdjective(seconds) {
 /** 100000 -> "100,000". */
 export const number = (n) => n.toLocaleString("en");
 
+/** "1 battle", "500 battles", "100,000 battles". */
+export const battlesWords = (n) => `${number(n)} ${n === 1 ? "battle" : "battles"}`;
+
 /** The preset's display name, or "House mix" for rules that match no preset. */
 export function presetName(name) {
   return name ? PRESET_NAMES[name] ?? name : "House mix";
@@ -75,8 +78,8 @@ export function rulesLine(rules) {
   if (rules.gather === "table") parts.push("won cards kept in order");
   if (rules.gather === "shuffled") parts.push("won cards shuffled");
   if (rules.battle_limit === null) parts.push("no battle limit");
-  else if (rules.limit_outcome === "draw") parts.push(`a draw after ${number(rules.battle_limit)} battles`);
-  else parts.push(`biggest pile wins after ${number(rules.battle_limit)} battles`);
+  else if (rules.limit_outcome === "draw") parts.push(`a draw after ${battlesWords(rules.battle_limit)}`);
+  else parts.push(`biggest pile wins after ${battlesWords(rules.battle_limit)}`);
   if (rules.time_limit_s !== null) parts.push(`${clockAdjective(rules.time_limit_s)} clock`);
   return parts.join("\u00a0· ");
 }
@@ -104,7 +107,7 @@ function limitWords(rules) {
     const then = rules.limit_outcome === "draw"
       ? "the round stops there as a draw"
       : "the cards are counted and the biggest pile wins (a tie is a draw)";
-    return `After ${number(rules.battle_limit)} battles without a winner, ${then}.`;
+    return `After ${battlesWords(rules.battle_limit)} without a winner, ${then}.`;
   }
   const loop = "With a fixed return order the piles can come back to an order they were in " +
     "before; then the round would loop for ever, so it stops there as a draw.";

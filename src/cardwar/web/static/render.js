@@ -1,7 +1,7 @@
 // Pure functions: the game state in, words and plain data out. No DOM access, no fetch, no timers.
 // The server owns the rules and the randomness; this module only tells what happened.
 import { cardLabel, rankPhrase } from "./art.js";
-import { guideText, handSize, rulesLine } from "./house.js";
+import { guideText, rulesLine } from "./house.js";
 
 export { cardLabel, cardWords, rankPhrase } from "./art.js";
 
@@ -200,7 +200,7 @@ export function describeOutcome(outcome, names, round) {
       why = "Everyone in the war ran short of cards at the same moment, so nobody can finish it.";
       break;
     case "battle_limit":
-      why = `${round.battles} battles were played without a winner: the round stops there as a draw.`;
+      why = `${round.battles === 1 ? "1 battle was" : `${round.battles} battles were`} played without a winner: the round stops there as a draw.`;
       break;
     case "most_cards":
       why = `The battle limit was reached and ${holds} the most cards: ${held} of ${total}, ${lead(round.counts, outcome.winner, names)}.`;
@@ -217,30 +217,37 @@ export function describeOutcome(outcome, names, round) {
     default:
       throw new Error(`unknown outcome reason: ${outcome.reason}`);
   }
+  const out = round.out_at?.[0] ?? null;
+  if (outcome.winner === null && out !== null && out < round.battles) {
+    // Out before the end: lost for you then and there, whatever the others did after.
+    why += ` You ran out of cards at battle ${out}, so for you the round was lost, and the scoreboard counts it so.`;
+  }
   return { title, why };
 }
 
 /** A match's score as the table shows it: "You 1 – 0 Computer", or each seat's at a bigger table. */
 export function matchScore(match, labels) {
   if (labels.length === 2) return `${labels[0]} ${match.score[0]} – ${match.score[1]} ${labels[1]}`;
-  return labels.map((label, seat) => `${label} ${match.score[seat]}`).join(" · ");
+  return labels.map((label, seat) => `${label}: ${match.score[seat]}`).join(" · ");
 }
 
 /** The match line above the message: its length, where it stands, and the score. */
-export function matchLine(match, labels) {
+export function matchLine(match, labels, roundInMatch = true) {
   const where = match.over
     ? `${labels[match.winner]} won the match`
-    : `round ${match.rounds.length}`;
-  return `Best of ${match.best_of} · ${where} · ${matchScore(match, labels)}`;
+    : roundInMatch ? `round ${match.rounds.length}` : "waiting for New round";
+  const drawn = match.draws > 0 ? ` · ${plural(match.draws, "draw")} replayed` : "";
+  return `Best of ${match.best_of} · ${where} · ${matchScore(match, labels)}${drawn}`;
 }
 
 /** Who leads a match, in a sentence: "You lead 1–0.", "It is 1–1." */
 function standing(match, names) {
-  const score = names.length === 2 ? match.score.join("–") : null;
-  if (match.leader === null) return score ? `It is ${score}.` : "Nobody leads yet.";
+  const two = names.length === 2;
+  if (match.leader === null) return two ? `It is ${match.score.join("–")}.` : "Nobody leads yet.";
   const who = names[match.leader];
   const lead = you(who) ? "You lead" : `${capital(who)} leads`;
-  return score ? `${lead} ${score}.` : `${lead}, with ${plural(match.score[match.leader], "round")} won.`;
+  if (!two) return `${lead}, with ${plural(match.score[match.leader], "round")} won.`;
+  return `${lead} ${match.score[match.leader]}–${match.score[1 - match.leader]}.`;
 }
 
 /** What a finished round means for its match: the outcome's words once the match is decided,
@@ -251,7 +258,9 @@ export function matchAfterRound(match, round, names) {
   if (decidedNow) {
     const winner = names[match.winner];
     const title = you(winner) ? "You win the match!" : `${capital(winner)} wins the match`;
-    const ends = names.length === 2 ? `The match ends ${match.score.join("–")}.` : `${capital(you(winner) ? "you" : winner)} won ${plural(match.needed, "round")} first.`;
+    const ends = names.length === 2
+      ? `The match ends ${match.score[match.winner]}–${match.score[1 - match.winner]}.`
+      : `${capital(you(winner) ? "you" : winner)} won ${plural(match.needed, "round")} first.`;
     return { title, ends, message: `${ends} Press New round to start another match.` };
   }
   if (match.over) return { ends: "", message: "This match is over. Press New round to start another." };
@@ -267,9 +276,15 @@ export function battleNumber(round) {
   return limit === null ? `Battle ${round.battles}` : `Battle ${round.battles} of ${limit}`;
 }
 
-function freshDeal(rules, origin, match) {
-  const hand = plural(handSize(rules), "card");
-  const who = rules.players === 2 ? `${hand} each` : `${hand} each for you and ${rules.players - 1} computer players`;
+function freshDeal(rules, origin, match, counts) {
+  const names = seatNames(rules.players);
+  let who;
+  if (counts.some((count) => count !== counts[0])) { // a deal by hand may give piles of any size
+    who = joinAnd(counts.map((count, seat) => (seat === 0 ? `${plural(count, "card")} for you` : `${count} for ${names[seat]}`)));
+  } else {
+    const hand = `${plural(counts[0], "card")} each`;
+    who = rules.players === 2 ? hand : `${hand} for you and ${rules.players - 1} computer players`;
+  }
   const press = "Press Turn cards to play the first battle.";
   if (origin === "replay") return `The same deal again: the same ${who}, in the same order. ${press}`;
   if (origin === "shared") return `A shared deal: ${who}, in the order the link holds. ${press}`;
@@ -364,7 +379,7 @@ export function view(state) {
   if (state.error) message = state.error;
   else if (state.note) message = state.note;
   else if (battles.length > 0) message = describeRun(battles, names);
-  else if (round.battles === 0 && !over) message = freshDeal(rules, state.origin, inMatch ? match : null);
+  else if (round.battles === 0 && !over) message = freshDeal(rules, state.origin, inMatch ? match : null, round.counts);
   else if (over && ["time_up", "most_cards_tie"].includes(round.outcome.reason) && state.clockRang) message = `Time is up, so the cards were counted. ${afterMatch ? afterMatch.message : "Press New round to deal again."}`;
   else if (afterMatch) message = afterMatch.message;
   else if (over && match && !match.over) message = "This round is over. Press New round to go back to your match.";
@@ -387,7 +402,7 @@ export function view(state) {
     laid: last ? laidBySeat(last, rules.players) : names.map(() => []),
     winner: last ? last.winner : null,
     outcome: over ? matchOutcome(describeOutcome(round.outcome, names, round), afterMatch) : null,
-    matchLine: match ? matchLine(match, seatLabels(rules.players)) : null,
+    matchLine: match ? matchLine(match, seatLabels(match.rules.players), inMatch) : null,
     matchOver: Boolean(match?.over),
     canPlay: !over && !state.busy,
     canDeal: !state.busy,

@@ -17,7 +17,7 @@ const els = {
   close: $("replay-close"),
 };
 
-const shown = { round: null, number: 1, asked: 0, cache: new Map() };
+const shown = { round: null, number: 1, asked: 0, cache: new Map(), opener: null };
 
 function fromMarkup(markup) {
   const template = document.createElement("template");
@@ -54,7 +54,8 @@ function drawBattle(result) {
     return row;
   });
   els.seats.replaceChildren(...rows);
-  els.words.textContent = describeBattle(battle, seatNames(players));
+  // One live region says where the replay is and what happened, so a step is read out whole.
+  els.words.textContent = `Battle ${battle.number}: ${describeBattle(battle, seatNames(players))}`;
 }
 
 function drawPlace() {
@@ -97,10 +98,13 @@ async function go(number) {
   drawBattle(result);
 }
 
-/** Open the replay of `round` (a round that has played at least one battle) at `number`. */
-export function openReplay(round, number = 1) {
+/** Open the replay of `round` (a round that has played at least one battle) at `number`;
+ * the focus goes back to `opener` when it closes. */
+export function openReplay(round, number = 1, opener = null) {
   if (shown.round?.id !== round.id || shown.round.battles !== round.battles) shown.cache.clear();
   shown.round = round;
+  shown.opener = opener;
+  els.dialog.dataset.players = String(round.rules.players);
   els.error.textContent = "";
   if (!els.dialog.open) els.dialog.showModal();
   go(number);
@@ -111,10 +115,12 @@ els.back.addEventListener("click", () => go(shown.number - 1));
 els.forward.addEventListener("click", () => go(shown.number + 1));
 els.slider.addEventListener("input", () => go(Number(els.slider.value)));
 els.close.addEventListener("click", () => els.dialog.close());
+els.dialog.addEventListener("close", () => shown.opener?.focus());
 els.dialog.addEventListener("keydown", (event) => {
   if (event.target === els.slider) return; // the slider steps itself
-  const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-  if (!step) return;
+  const total = shown.round?.battles ?? 1;
+  const to = { ArrowLeft: shown.number - 1, ArrowRight: shown.number + 1, Home: 1, End: total }[event.key];
+  if (to === undefined) return;
   event.preventDefault();
-  go(shown.number + step);
+  go(to);
 });

@@ -54,7 +54,7 @@ export function storySvg(story, labels) {
     ring = `<circle class="biggest" cx="${x(war.battle, total).toFixed(1)}" ` +
       `cy="${y(countAt(story.points, seat, war.battle), cards).toFixed(1)}" r="4.5"/>`;
   }
-  const grid = [0, cards / 2, cards].map((count) => {
+  const grid = [0, Math.round(cards / 2), cards].map((count) => {
     const at = y(count, cards).toFixed(1);
     return `<line class="grid" x1="${CHART.left}" y1="${at}" x2="${CHART.left + CHART.width}" y2="${at}"/>` +
       `<text class="tick" x="${CHART.left - 4}" y="${(Number(at) + 4).toFixed(1)}" text-anchor="end">${number(count)}</text>`;
