@@ -1,8 +1,10 @@
-"""Fixtures shared by the API and browser tests: fresh databases, clients and live servers."""
+"""Fixtures shared by the API and browser tests: fresh databases, clients, live servers and a
+headless Chromium (one per module)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -14,11 +16,23 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, sync_playwright
 
 from cardwar.web import Settings, create_app
 from cardwar.web.settings import LOOPBACK_HOSTS
 
 ClientFactory = Callable[..., TestClient]
+# The browser tests' helpers assert too: their failures should read as well as a test's own.
+pytest.register_assert_rewrite("browsing")
+# Flags for a closed network: no background fetches that the machine would refuse anyway.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture
@@ -121,3 +135,55 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
     server = LiveServer(tmp_path_factory.mktemp("shared") / "live.db").start()
     yield server
     server.stop()
+
+
+def chromium_path() -> str:
+    """Debian's Chromium: $CARDWAR_CHROMIUM, else its headless build on the PATH (about half the
+    processor time of the full browser), else `chromium`."""
+    found = (
+        os.environ.get("CARDWAR_CHROMIUM")
+        or shutil.which("chromium-headless-shell")
+        or shutil.which("chromium")
+    )
+    if not found:
+        pytest.fail(
+            "browser tests need Chromium: `apt-get install chromium-headless-shell` (see README)"
+        )
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the module."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+# The longest files first. With `--dist loadfile --no-loadscope-reorder` (pyproject) each file goes
+# whole to a worker in collection order, so the long ones start at once and the short ones fill
+# in behind them; otherwise the browser files, having few tests, would be dealt out last.
+LONGEST_FIRST = (
+    "test_browser.py",
+    "test_browser_matches.py",
+    "test_browser_battles.py",
+    "test_simulator.py",
+    "test_benchmarks.py",
+    "test_api.py",
+    "test_durability.py",
+    "test_guard.py",
+    "test_engine.py",
+    "test_matches.py",
+    "test_cluster.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the collected tests longest file first (the order within a file is kept)."""
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)

@@ -28,7 +28,7 @@ def test_engine_benchmark_prints_its_ratio_and_target() -> None:
 
 
 def test_api_benchmark_prints_click_static_probe_and_target() -> None:
-    out = run("api.py", "--players", "3", "--paced-seconds", "1", "--flat-seconds", "0.5")
+    out = run("api.py", "--players", "3", "--paced-seconds", "0.5", "--flat-seconds", "0.3")
     for line in ("paced    one-battle click", "paced    static file", "additions"):
         assert line in out
     assert "flat out one-battle click" in out
@@ -39,7 +39,7 @@ def test_api_benchmark_prints_click_static_probe_and_target() -> None:
 def test_hostile_benchmark_prints_players_attacker_memory_storage_and_targets() -> None:
     out = run(
         "hostile.py",
-        *("--players", "3", "--seconds", "2", "--baseline-seconds", "1", "--think-ms", "100"),
+        *("--players", "3", "--seconds", "1", "--baseline-seconds", "0.5", "--think-ms", "100"),
         *("--long-requests", "2", "--flood", "40", "--body-mb", "1"),
     )
     for line in ("  baseline ", "  under attack ", "under attack / baseline: p99"):
@@ -71,7 +71,7 @@ def test_hostile_benchmark_prints_players_attacker_memory_storage_and_targets() 
 def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> None:
     out = run(
         "load.py",
-        *("--players", "6", "--seconds", "1.5", "--few-players", "2", "--few-seconds", "1"),
+        *("--players", "6", "--seconds", "1", "--few-players", "2", "--few-seconds", "0.5"),
     )
     for line in ("   2 players ", "   6 players ", "6 / 2 players: p99", "stored: "):
         assert line in out, line
