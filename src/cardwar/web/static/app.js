@@ -287,9 +287,11 @@ async function perform(work, button) {
   try {
     if (animation) {
       action.phase = "animation";
+      els.message.classList.add("behind"); // the words are the last battle's until these land
       await animation();
     }
   } finally {
+    els.message.classList.remove("behind");
     frozen = false;
     els.table.setAttribute("aria-busy", "false");
     draw();
