@@ -220,6 +220,7 @@ class Tally:
     """What the players met in one measurement."""
 
     clicks: list[float] = field(default_factory=list)  # seconds, one per click
+    chances: list[float] = field(default_factory=list)  # seconds, one per chance estimate
     failures: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
     who: dict[str, set[int]] = field(default_factory=dict)  # the players who met each failure
@@ -256,14 +257,31 @@ async def deal(player: Player, until: float, tally: Tally) -> None:
         await asyncio.sleep(max(0.0, min(answer.retry_after(), until - time.perf_counter())))
 
 
-async def click(player: Player, until: float, think: float, tally: Tally) -> None:
-    """Click one battle about every `think` seconds until `until`; deal when a round ends."""
+async def ask_chance(player: Player, round_id: str, tally: Tally) -> None:
+    """Ask the chance to win from here, as the page does after each battle it shows."""
+    start = time.perf_counter()
+    try:
+        answer = await player.conn.request("GET", f"/api/rounds/{round_id}/chance")
+    except (OSError, EOFError, TimeoutError) as error:
+        tally.fail(f"chance: {type(error).__name__}", str(error) or "no answer", player)
+        return
+    tally.chances.append(time.perf_counter() - start)
+    if answer.status != 200:
+        tally.fail(f"chance: {answer.status}", answer.detail(), player)
+
+
+async def click(
+    player: Player, until: float, think: float, tally: Tally, chance: bool = False
+) -> None:
+    """Click one battle about every `think` seconds until `until`; deal when a round ends.
+    With `chance`, each battle that leaves the round going is followed by its chance to win."""
     while time.perf_counter() < until:
         if player.round_id is None:
             await deal(player, until, tally)
             continue
         round_id = player.round_id
         start = time.perf_counter()
+        spent = 0.0
         try:
             answer = await player.conn.request(
                 "POST", f"/api/rounds/{round_id}/battles", {"count": 1}
@@ -279,23 +297,28 @@ async def click(player: Player, until: float, think: float, tally: Tally) -> Non
                     player.answered[round_id] = content["battles"][-1]["number"]
                 if content["round"]["outcome"] is not None:
                     player.round_id = None
+                elif chance:  # the page asks while its player looks: part of the pause
+                    asked = time.perf_counter()
+                    await ask_chance(player, round_id, tally)
+                    spent = time.perf_counter() - asked
             elif answer.status == 409:
                 player.round_id = None  # over: deal again (a refused deal is the failure)
             else:
                 tally.fail(f"click: {answer.status}", answer.detail(), player)
             if player.round_id is None:
                 await deal(player, until, tally)
-        await asyncio.sleep(random.uniform(0.5, 1.5) * think)
+        await asyncio.sleep(max(0.0, random.uniform(0.5, 1.5) * think - spent))
 
 
-async def play(players: list[Player], seconds: float, think: float) -> Tally:
-    """Every player clicks for `seconds`, each starting at its own moment."""
+async def play(players: list[Player], seconds: float, think: float, chance: bool = False) -> Tally:
+    """Every player clicks for `seconds`, each starting at its own moment (and asks the chance
+    to win after each battle, if `chance`)."""
     tally = Tally()
     start = time.perf_counter()
 
     async def one(player: Player) -> None:
         await asyncio.sleep(random.uniform(0, think))
-        await click(player, start + seconds, think, tally)
+        await click(player, start + seconds, think, tally, chance)
 
     await asyncio.gather(*(one(player) for player in players))
     tally.elapsed = time.perf_counter() - start
@@ -634,7 +657,8 @@ def figures(tally: Tally, memory: int) -> str:
     return (
         f"{len(clicks):6,} clicks {len(clicks) / tally.elapsed:5.0f}/s"
         f"  p50 {ms(clicks, 0.5):6.2f} ms  p99 {ms(clicks, 0.99):7.2f} ms  worst {worst:7.1f} ms"
-        f"  failures {sum(tally.failures.values())}  peak memory {memory / MB:.0f} MB"
+        f"  failures {sum(tally.failures.values()) - tally.failures['chance: 429']}"
+        f"  peak memory {memory / MB:.0f} MB"
     )
 
 

@@ -75,6 +75,8 @@ def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> 
     )
     for line in ("   2 players ", "   6 players ", "6 / 2 players: p99", "stored: "):
         assert line in out, line
+    assert "server at rest: " in out and "memory over rest" in out
+    assert out.count("chance ") == 2 and out.count("turned away (429") == 2  # as the page asks
     for figure in ("clicks", "/s", "p50", "p99", "worst", "peak memory"):
         assert out.count(figure) >= 2, figure
     assert "throughput" in out

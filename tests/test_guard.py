@@ -3,6 +3,7 @@ hardened HTTP. Each cap and header is asserted here; benchmarks/hostile.py shows
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -20,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from cardwar import Round, Rules
 from cardwar.engine import MAX_SEED
+from cardwar.web.guard import Estimates, RateLimited
 
 from conftest import ClientFactory, LiveServer
 
@@ -452,6 +454,59 @@ def test_each_round_has_a_lock_of_its_own(make_client: ClientFactory) -> None:
         for round_id in others[28:]:
             with games._holding(round_id, wait=False) as got:
                 assert got
+
+
+def test_chance_estimates_take_turns_and_a_full_line_is_turned_away() -> None:
+    """One estimate at a time, `waiting` more in line; the next is refused at once (429), and a
+    place in line comes free as soon as an estimate is done."""
+
+    async def scene() -> list[str]:
+        gate = Estimates(at_once=1, waiting=2)
+        happened: list[str] = []
+        release = asyncio.Event()
+
+        async def estimate(name: str) -> None:
+            try:
+                async with gate.turn():
+                    happened.append(f"{name} in")
+                    await release.wait()
+            except RateLimited as refused:
+                happened.append(f"{name} refused: {refused}")
+
+        tasks = [asyncio.create_task(estimate(name)) for name in "abcd"]
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        happened.append("released")
+        release.set()
+        await asyncio.gather(*tasks)
+        await estimate("e")  # the line is empty again
+        return happened
+
+    assert asyncio.run(scene()) == [
+        "a in",
+        "d refused: chance: the server is busy with other players' estimates:"
+        " too many too fast, try again in 1 s",
+        "released",
+        "b in",
+        "c in",
+        "e in",
+    ]
+
+
+def test_the_chance_route_answers_429_when_its_line_is_full(client: TestClient) -> None:
+    """Over HTTP: with the line full the chance of a round is refused at once with Retry-After;
+    the round itself is untouched and the next estimate is answered."""
+    round_id = client.post("/api/rounds", json={"seed": 5}).json()["id"]
+    gate = client.app.app.state.estimates  # type: ignore[attr-defined]  (inside the Guard)
+    gate._in = gate._most  # as if nine estimates were under way or waiting
+    refused = client.get(f"/api/rounds/{round_id}/chance")
+    assert refused.status_code == 429
+    assert refused.headers["retry-after"] == "1"
+    assert refused.json()["detail"].startswith("chance: the server is busy")
+    gate._in = 0
+    answered = client.get(f"/api/rounds/{round_id}/chance")
+    assert answered.status_code == 200 and answered.json()["runs"] == 2000
+    assert client.get(f"/api/rounds/{round_id}").json()["battles"] == 0
 
 
 # -- operations ------------------------------------------------------------------------------------

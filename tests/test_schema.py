@@ -4,6 +4,8 @@ status it does not document."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +18,10 @@ from schemathesis.checks import CHECKS
 from cardwar.web import Settings, create_app
 from cardwar.web.settings import LOOPBACK_HOSTS
 
+# The app is built at import (schemathesis reads its schema then), so its folder is too; every
+# process that collects this file removes it as it exits, run or not.
 FOLDER = Path(tempfile.mkdtemp(prefix="cardwar-schema-"))
+atexit.register(shutil.rmtree, FOLDER, ignore_errors=True)
 APP = create_app(Settings(db_path=FOLDER / "schema.db", hosts=(*LOOPBACK_HOSTS, "testserver")))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 

@@ -35,6 +35,7 @@ from cardwar.web.games import (
 )
 from cardwar.web.guard import (
     Buckets,
+    Estimates,
     Guard,
     LongRuns,
     PlayerIds,
@@ -191,6 +192,8 @@ def create_app(settings: Settings | None = None) -> Guard:
     )
     newcomers = Buckets(settings.new_players_per_minute / 60, 60, settings.clock)
     long_runs = LongRuns(settings.long_runs)
+    # One estimate at a time leaves the other core to the clicks; eight may wait (about 30 ms).
+    estimates = Estimates(at_once=1, waiting=8)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -222,6 +225,7 @@ def create_app(settings: Settings | None = None) -> Guard:
     )
     app.state.games = games
     app.state.settings = settings
+    app.state.estimates = estimates
 
     def address(request: Request) -> str:
         return request.client.host if request.client is not None else "(unknown)"
@@ -431,14 +435,16 @@ def create_app(settings: Settings | None = None) -> Guard:
     @app.get(
         "/api/rounds/{round_id}/chance",
         response_model=ChanceOut,
-        responses=errors(404),
+        responses=errors(404, 429),
         summary="Each seat's chance to win from here",
     )
     async def chance(round_id: str) -> JSONResponse:
         """The share of 2,000 continuations of the round that each seat wins (and that are
         drawn), every pile's order being unknown: the cards each seat holds, shuffled afresh.
-        Once the round is over: its outcome, as a certainty (`runs` 0)."""
-        return reply(await run_in_threadpool(games.chance, round_id))
+        Once the round is over: its outcome, as a certainty (`runs` 0). The server makes one
+        estimate at a time, with eight more in line; beyond that it answers 429 at once."""
+        async with estimates.turn():
+            return reply(await run_in_threadpool(games.chance, round_id))
 
     async def simulations(request: Request) -> JSONResponse:
         """Play many random rounds of the given rules on the fast simulator; their figures and

@@ -3,6 +3,7 @@ type of request bodies, the headers every answer carries, signed player ids, and
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -11,7 +12,8 @@ import json
 import math
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
 from typing import Any
 
 from cardwar.web.settings import Settings
@@ -223,3 +225,31 @@ class LongRuns:
     def leave(self, who: str) -> None:
         """Count `who`'s long run out."""
         self._who.discard(who)
+
+
+class Estimates:
+    """Chance estimates (a few milliseconds of numba each, in a thread): `at_once` computed at a
+    time, `waiting` more in line, and any beyond that turned away at once.
+
+    Every thread computing an estimate competes for the processor with the event loop that
+    answers clicks, and the page asks for one after every battle it shows: unchecked, a hundred
+    players clicking ten times a second left the clicks waiting 80 ms (benchmarks/load.py). An
+    estimate turned away costs its player nothing but the meter for that battle.
+    """
+
+    def __init__(self, at_once: int, waiting: int) -> None:
+        self._slots = asyncio.Semaphore(at_once)
+        self._most = at_once + waiting
+        self._in = 0
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """Wait for a turn to compute an estimate, or raise RateLimited if the line is full."""
+        if self._in >= self._most:
+            raise RateLimited("chance: the server is busy with other players' estimates", 1)
+        self._in += 1
+        try:
+            async with self._slots:
+                yield
+        finally:
+            self._in -= 1
