@@ -570,6 +570,19 @@ def test_prune_removes_old_matches_once_their_rounds_are_gone(store: Store) -> N
     assert store.get_match("recent") is not None
 
 
+def test_a_matchs_rounds_are_pruned_together(store: Store) -> None:
+    """An old round of a match whose next round is still played stays (the match reads its
+    progress from its rounds in order); once every round of it is old, they all go."""
+    store.insert_match("m", "p1", 3, CLASSIC.to_dict(), seed=1, at=100.0)
+    store.insert("m-1", "p1", Round(CLASSIC, seed=1), created_at=100.0, match_id="m")
+    store.insert("m-2", "p1", Round(CLASSIC, seed=2), created_at=300.0, match_id="m")
+    assert store.prune(rounds_before=200.0, players_before=0.0) == (0, 0)
+    assert store.get("m-1") is not None and store.get_match("m") is not None
+    assert store.prune(rounds_before=400.0, players_before=0.0) == (2, 0)
+    assert store.get("m-1") is None and store.get("m-2") is None
+    assert store.get_match("m") is None
+
+
 def test_a_players_match_length_is_kept(files: Files, store: Store) -> None:
     """A player's choice of match length comes back as chosen (one round until they choose),
     after a reopen too, and leaves their house rules and scoreboard as they were."""

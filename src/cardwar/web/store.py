@@ -435,12 +435,17 @@ class Store:
     def prune(self, rounds_before: float, players_before: float) -> tuple[int, int]:
         """Remove rounds untouched since `rounds_before`, finished or abandoned, and players
         (house rules, scoreboard) untouched since `players_before` who have no round left.
+        A match's rounds go together, once none of them has been touched since: its progress
+        is read position by position from its rounds, so a gap would deal a round again.
         Returns how many rounds and players went."""
         with self._lock:
             self._db.execute("BEGIN")
             try:
                 rounds = self._db.execute(
-                    "DELETE FROM rounds WHERE updated_at < ?", (rounds_before,)
+                    "DELETE FROM rounds WHERE updated_at < ? AND (match_id IS NULL OR NOT EXISTS"
+                    " (SELECT 1 FROM rounds AS other WHERE other.match_id = rounds.match_id"
+                    " AND other.updated_at >= ?))",
+                    (rounds_before, rounds_before),
                 ).rowcount
                 self._db.execute(
                     "DELETE FROM matches WHERE updated_at < ?"
