@@ -292,9 +292,10 @@ async function perform(work, button) {
     }
   } finally {
     els.message.classList.remove("behind");
+    const wasFrozen = frozen;
     frozen = false;
     els.table.setAttribute("aria-busy", "false");
-    draw();
+    if (wasFrozen) draw(); // otherwise the "busy" dispatch above has drawn this state already
   }
   const shown = view(state);
   announce(shown.outcome ? `${shown.announce} ${shown.outcome.title} ${shown.outcome.why}` : shown.announce);
@@ -352,10 +353,6 @@ function announce(text) {
   });
 }
 
-async function refreshScore() {
-  const me = await api("GET", "/api/me");
-  dispatch({ type: "scored", scoreboard: me.scoreboard });
-}
 
 async function load() {
   const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
@@ -418,7 +415,8 @@ function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1) {
     // The table stays as it was, and the words too, until the battles have been shown.
     frozen = result.battles.length > 0 && tempo !== null;
     dispatch({ type: "played", round: result.round, battles: result.battles });
-    if (result.round.outcome || result.round.counts[0] === 0) await afterRoundEnds();
+    // Once a round ends, or as you run out of cards (lost then and there at a bigger table).
+    if (result.round.outcome || (result.round.counts[0] === 0 && before[0] > 0)) await afterRoundEnds();
     if (!frozen) return null;
     return () => showBattles(result.battles, before, tempo);
   }, button);
@@ -426,9 +424,13 @@ function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1) {
 
 /** Once a round has ended (or the person is out of it): the scoreboard, and its match. */
 async function afterRoundEnds() {
-  await refreshScore();
+  const me = await api("GET", "/api/me");
+  dispatch({ type: "scored", scoreboard: me.scoreboard });
   const matchId = state.round?.match_id;
-  if (matchId) dispatch({ type: "matched", match: await api("GET", `/api/matches/${encodeURIComponent(matchId)}`) });
+  if (!matchId) return;
+  // GET /api/me carries the match of the latest round: this one's, unless another tab dealt since.
+  const match = me.match?.id === matchId ? me.match : await api("GET", `/api/matches/${encodeURIComponent(matchId)}`);
+  dispatch({ type: "matched", match });
 }
 
 /** New round: the match's next round while a match is in play, else a fresh deal. `fresh`
@@ -854,7 +856,7 @@ function reflect(rules) {
 
 // A match plays every drawn round again, so rules that often draw make a match that may not end
 // soon: the panel plays a quick 2,000 rounds of them on the server and says so.
-const drawCheck = { asked: 0, timer: 0 };
+const drawCheck = { asked: 0, timer: 0, shares: new Map() }; // shares: by rules, once asked
 const DRAWS_WORTH_A_WORD = 0.25;
 
 function warnOfDraws(rules, bestOf) {
@@ -865,15 +867,19 @@ function warnOfDraws(rules, bestOf) {
     return;
   }
   drawCheck.timer = setTimeout(async () => {
-    let result;
-    try {
-      result = await api("POST", "/api/simulations", { rules, rounds: 2000, seed: 1 });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return; // no estimate, no word: the choice stands either way
+    const key = JSON.stringify(rules);
+    if (!drawCheck.shares.has(key)) {
+      let result;
+      try {
+        result = await api("POST", "/api/simulations", { rules, rounds: 2000, seed: 1 });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return; // no estimate, no word: the choice stands either way
+      }
+      drawCheck.shares.set(key, result.games === 0 ? 0 : result.draws / result.games);
     }
     if (asked !== drawCheck.asked) return;
-    const share = result.games === 0 ? 0 : result.draws / result.games;
+    const share = drawCheck.shares.get(key);
     form.matchNote.hidden = share < DRAWS_WORTH_A_WORD;
     form.matchNote.textContent =
       `Under these rules about ${Math.round(share * 100)} rounds in 100 end in a draw, and a ` +

@@ -23,11 +23,6 @@ export function handSize(rules) {
   return rules.hand_size ?? Math.floor(52 / rules.players);
 }
 
-/** "10 minutes", "1 minute", "90 seconds". */
-export function clockWords(seconds) {
-  return seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second");
-}
-
 /** "10-minute", "90-second": a clock's length before a noun. */
 export function clockAdjective(seconds) {
   return seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`;

@@ -403,7 +403,6 @@ export function view(state) {
     winner: last ? last.winner : null,
     outcome: over ? matchOutcome(describeOutcome(round.outcome, names, round), afterMatch) : null,
     matchLine: match ? matchLine(match, seatLabels(match.rules.players), inMatch) : null,
-    matchOver: Boolean(match?.over),
     canPlay: !over && !state.busy,
     canDeal: !state.busy,
     rulesLine: rulesLine(rules),
