@@ -1,4 +1,4 @@
-"""Small helpers shared by the engine tests."""
+"""Small helpers shared by the tests."""
 
 from cardwar import Card, Round, Rules
 
@@ -16,3 +16,16 @@ def piles(round_: Round) -> list[list[str]]:
 def dealt(rules: Rules, *seats: str, seed: int = 0) -> Round:
     """A round from explicit piles written as space-separated codes, top first."""
     return Round(rules, seed=seed, deal=[pile.split() for pile in seats])
+
+
+def scores(
+    won: int = 0, lost: int = 0, drawn: int = 0, matches_won: int = 0, matches_lost: int = 0
+) -> dict[str, int]:
+    """A scoreboard as GET /api/me shows it."""
+    return {
+        "won": won,
+        "lost": lost,
+        "drawn": drawn,
+        "matches_won": matches_won,
+        "matches_lost": matches_lost,
+    }

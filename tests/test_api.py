@@ -16,6 +16,7 @@ from cardwar import PRESETS, Round, Rules
 from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
 
 from conftest import ClientFactory, LiveServer
+from helpers import scores
 
 SPEC_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 
@@ -273,7 +274,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     client = make_client()
     me = client.get("/api/me")
     assert me.json() == {
-        "scoreboard": {"won": 0, "lost": 0, "drawn": 0, "matches_won": 0, "matches_lost": 0},
+        "scoreboard": scores(),
         "round": None,
         "last_battle": None,
         "match": None,
@@ -290,24 +291,12 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     unfinished = new_round(client, seed=1)
     board = client.get("/api/me").json()
     MeOut.model_validate(board)
-    assert board["scoreboard"] == {
-        "won": 1,
-        "lost": 1,
-        "drawn": 1,
-        "matches_won": 0,
-        "matches_lost": 0,
-    }
+    assert board["scoreboard"] == scores(won=1, lost=1, drawn=1)
     assert board["round"]["id"] == unfinished["id"]
 
     restarted = make_client()
     restarted.cookies = client.cookies
-    assert restarted.get("/api/me").json()["scoreboard"] == {
-        "won": 1,
-        "lost": 1,
-        "drawn": 1,
-        "matches_won": 0,
-        "matches_lost": 0,
-    }
+    assert restarted.get("/api/me").json()["scoreboard"] == scores(won=1, lost=1, drawn=1)
 
 
 def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> None:
@@ -316,22 +305,10 @@ def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> N
     data = new_round(client, rules={"players": 3}, deal=deal)
     first = battles(client, data["id"])
     assert first["round"]["outcome"] is None and first["round"]["counts"][0] == 0
-    assert client.get("/api/me").json()["scoreboard"] == {
-        "won": 0,
-        "lost": 1,
-        "drawn": 0,
-        "matches_won": 0,
-        "matches_lost": 0,
-    }
+    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
     result = battles(client, data["id"], 1000)
     assert result["round"]["outcome"] is not None
-    assert client.get("/api/me").json()["scoreboard"] == {
-        "won": 0,
-        "lost": 1,
-        "drawn": 0,
-        "matches_won": 0,
-        "matches_lost": 0,
-    }
+    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
 
 
 def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
@@ -340,13 +317,7 @@ def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
     data = new_round(one, deal=[["AS"], ["2H"]])
     battles(one, data["id"])
     assert one.get("/api/me").json()["scoreboard"]["won"] == 1
-    assert two.get("/api/me").json()["scoreboard"] == {
-        "won": 0,
-        "lost": 0,
-        "drawn": 0,
-        "matches_won": 0,
-        "matches_lost": 0,
-    }
+    assert two.get("/api/me").json()["scoreboard"] == scores()
 
 
 def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:

@@ -536,12 +536,13 @@ def test_rebuild_refuses_more_battles_than_the_round_has() -> None:
 
 
 def test_rebuild_with_time_up() -> None:
-    """A round whose clock ran out rebuilds with the same outcome."""
+    """A round whose clock ran out rebuilds with the outcome it had when the clock was called."""
     round_ = Round.rebuild(Rules.preset("timed"), seed=4, battles=10, time_up=True)
-    assert round_.outcome is not None and round_.outcome.reason in {
-        Reason.TIME_UP,
-        Reason.MOST_CARDS_TIE,
-    }
+    live = Round(Rules.preset("timed"), seed=4)
+    live.play(10)
+    live.call_time()
+    assert round_.outcome == live.outcome == Outcome(1, Reason.TIME_UP)
+    assert round_.counts == live.counts == (24, 28)
 
 
 @pytest.mark.parametrize("preset", ["classic", "traditional", "peace", "timed", "short"])

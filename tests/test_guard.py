@@ -24,6 +24,7 @@ from cardwar.engine import MAX_SEED
 from cardwar.web.guard import Estimates, RateLimited
 
 from conftest import ClientFactory, LiveServer
+from helpers import scores
 
 ENDLESS = {"battle_limit": None, "gather": "table", "war_down": 0}  # seed 39: 3,000,000+ battles
 
@@ -327,13 +328,7 @@ def test_old_rounds_are_pruned_and_scoreboards_keep_their_totals(
     restarted.cookies.set("cardwar_player", cookie)
     assert rounds_stored(db_path) == []
     me = restarted.get("/api/me").json()
-    assert me["scoreboard"] == {
-        "won": 1,
-        "lost": 0,
-        "drawn": 0,
-        "matches_won": 0,
-        "matches_lost": 0,
-    }
+    assert me["scoreboard"] == scores(won=1)
     assert me["round"] is None
     assert restarted.get(f"/api/rounds/{abandoned['id']}").status_code == 404
 
@@ -498,6 +493,7 @@ def test_the_chance_route_answers_429_when_its_line_is_full(client: TestClient) 
     the round itself is untouched and the next estimate is answered."""
     round_id = client.post("/api/rounds", json={"seed": 5}).json()["id"]
     gate = client.app.app.state.estimates  # type: ignore[attr-defined]  (inside the Guard)
+    assert gate._most == 9  # one made at a time, eight in line (README)
     gate._in = gate._most  # as if nine estimates were under way or waiting
     refused = client.get(f"/api/rounds/{round_id}/chance")
     assert refused.status_code == 429

@@ -61,7 +61,7 @@ def small_deal(chance: random.Random, players: int, rank_heavy: bool) -> list[li
 
 
 def cases() -> Iterator[tuple[Rules, list[list[Card]]]]:
-    """10,200 deals: every fixed-order preset on full random deals, and random rule sets on
+    """10,500 deals: every fixed-order preset on full random deals, and random rule sets on
     full deals and on small and rank-heavy ones, with 2, 3 and 4 players and loops."""
     chance = random.Random(20261130)
     for name in DETERMINISTIC:
@@ -76,7 +76,7 @@ def cases() -> Iterator[tuple[Rules, list[list[Card]]]]:
 
 
 def test_the_simulator_agrees_with_the_engine_round_by_round() -> None:
-    """On 10,200 deals the two agree on winner, reason, battles, wars, final piles and table."""
+    """On 10,500 deals the two agree on winner, reason, battles, wars, final piles and table."""
     players: dict[Rules, DealPlayer] = {}
     seen: Counter[Reason] = Counter()
     tables = Counter[int]()

@@ -205,7 +205,7 @@ SIMULATION_BATCH = 10_000
 def statistics(rules: dict[str, Any], rounds: int, seed: int) -> dict[str, Any]:
     """In a worker process: play up to `rounds` random rounds on the fast simulator, stopping
     after SIMULATION_SECONDS, and return their figures with histograms."""
-    from cardwar.sim.run import simulate  # numba is loaded in the worker, never by the server
+    from cardwar.sim.run import simulate  # played in the worker process
     from cardwar.sim.tally import Tally
 
     chosen = Rules.from_dict(rules)
@@ -392,7 +392,7 @@ class Games:
         """Each seat's chance to win the round from where it stands: a certainty once it is
         over. Call it from a thread: the estimate takes a few milliseconds, GIL released, and
         is made on a copy, so the round is free for clicks meanwhile."""
-        from cardwar.sim.chance import chance_to_win, settled  # numba loads on first use
+        from cardwar.sim.chance import chance_to_win, settled  # `cardwar serve` loaded it at start
 
         with self._holding(round_id, wait=True):
             round_ = self._current(round_id)

@@ -45,7 +45,8 @@ class Settings:
     writes_burst: int = 30
     """New rounds and house-rules changes one browser may make at once before that rate."""
     new_players_per_minute: float = 120.0
-    """New anonymous ids the whole server hands out per minute, on average."""
+    """New anonymous ids the server hands out to one network address per minute, on average,
+    after a first 60 at once (429 beyond it)."""
     long_runs: int = 2
     """Requests of more than a click's battles played or sent at the same time (429 beyond it);
     each browser may have one."""
