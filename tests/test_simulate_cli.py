@@ -149,6 +149,10 @@ def test_deals_from_a_file_one_result_a_line(tmp_path: Path) -> None:
         (["--enumerate", "eight"], "--enumerate 'eight': write the deck as RANKSxSUITS"),
         (["--enumerate", "4x2", "--rules", '{"players": 3}'], "players must be 2"),
         (["--deals", "/no/such/file"], "--deals /no/such/file: cannot be read"),
+        (
+            ["--deals", "/dev/null", "--dask", "tcp://127.0.0.1:9"],
+            "--dask: shards --games and --enumerate runs, not --deals files",
+        ),
     ],
 )
 def test_bad_options_exit_2_naming_the_problem(

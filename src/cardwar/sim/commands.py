@@ -58,11 +58,12 @@ def simulate_command(
     rules = chosen_rules(preset, rules_json)
     workers = check_workers(workers if workers is not None else workers_available())
     if deals_file is not None:
+        if dask is not None:
+            raise CardwarError("--dask: shards --games and --enumerate runs, not --deals files")
         return play_deals_file(out, rules, deals_file, seed or 0)
     if enumerate_deck is not None:
         deck = SmallDeck.parse(enumerate_deck)
-        given = {} if rules_json is None else load_json("--rules", rules_json)
-        if not isinstance(given, dict) or "battle_limit" not in given:
+        if rules_json is None or "battle_limit" not in load_json("--rules", rules_json):
             rules = Rules.from_dict({"battle_limit": None}, base=rules)  # so loops show
         return enumerate_command(out, rules, deck, as_json, dask)
     if seed is None:
@@ -87,7 +88,7 @@ def simulate_command(
     if as_json:
         print_line(out, json.dumps(summary))
     else:
-        name = preset if rules == Rules.preset(preset) else f"{preset} with house rules"
+        name = preset if rules.preset_name == preset else f"{preset} with house rules"
         title = f"cardwar simulate · {name} · seed {seed} · {games:,} rounds"
         out.print(summary_table(summary, seat_names(rules.players), title))
     return 0
