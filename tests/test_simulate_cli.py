@@ -86,7 +86,7 @@ def test_every_deal_of_a_deck_with_loops_names_its_loops() -> None:
     """4x2 under the classic table: the loops found, their lengths, and the rest tallied; a
     battle limit given in --rules is kept."""
     data = run_json("simulate", "--enumerate", "4x2")
-    assert data["deals"] == 1272 == data["cycles"] + data["ended"]
+    assert data["deals"] == data["games"] == 1272 == data["cycles"] + data["ended"]
     assert data["cycles"] == 35 and data["distinct_cycles"] == [{"length": 8, "count": 6}]
     limited = run_json("simulate", "--enumerate", "4x2", "--rules", '{"battle_limit": 50}')
     assert limited["cycles"] == 0 and limited["reasons"]["battle_limit"] == 35

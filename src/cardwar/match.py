@@ -8,7 +8,11 @@ from dataclasses import dataclass
 from cardwar.errors import RulesError, quote
 
 BEST_OF = (1, 3, 5)
-_SEED_MASK = (1 << 53) - 1  # below 2**53: a round's seed is exact as a browser's number
+PAGE_SEEDS = 2**53
+"""Seeds the server picks (a match's rounds' too) are below this, so the page holds them exactly
+(a JavaScript number is exact up to 2**53) and can replay or share a deal; a client may still
+give any seed up to MAX_SEED."""
+_SEED_MASK = PAGE_SEEDS - 1
 
 
 def round_seed(match_seed: int, index: int) -> int:

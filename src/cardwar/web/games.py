@@ -29,7 +29,7 @@ from typing import Any
 
 from cardwar.engine import Battle, Round, check_seed
 from cardwar.errors import RoundOverError, RulesError
-from cardwar.match import Match, check_best_of, round_seed
+from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
 from cardwar.rules import Rules
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
@@ -135,10 +135,6 @@ def score(round_: Round, was_out: int | None) -> str | None:
     return "drawn" if winner is None else "won" if winner == 0 else "lost"
 
 
-PAGE_SEEDS = 2**53
-"""Seeds the server picks are below this, so the page holds them exactly (a JavaScript number
-is exact up to 2**53) and can replay or share a deal; a client may still give any seed up to
-MAX_SEED."""
 STORY_POINTS = 400  # the most points a round's story chart is drawn from
 REPLAY_HERE = 5_000  # replays of up to this many battles are played in a thread, longer ones in
 # the worker process

@@ -17,13 +17,14 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from cardwar.engine import MAX_SEED
+from cardwar.match import BEST_OF
 from cardwar.rules import PRESETS, describe_fields
 
 MAX_COUNT = 100_000
 
 
 def _one_three_or_five(value: int) -> int:
-    if value not in (1, 3, 5):
+    if value not in BEST_OF:
         raise PydanticCustomError("best_of", "Input should be 1, 3 or 5")
     return value
 
