@@ -113,7 +113,9 @@ def test_seeds_the_server_picks_are_exact_in_a_browser(client: TestClient) -> No
 def test_a_match_seed_deals_every_round() -> None:
     """Round k of a match is dealt from a seed of its own, the same every time."""
     seeds = [round_seed(7, index) for index in range(5)]
-    assert len(set(seeds)) == 5 and seeds == [round_seed(7, index) for index in range(5)]
+    assert len(set(seeds)) == 5
+    # Pinned: a stored match deals the same rounds after an upgrade.
+    assert (seeds[0], seeds[4]) == (3344595609062871, 5413335610565082)
     assert all(0 <= seed < 2**53 for seed in seeds)  # exact in a browser
 
 

@@ -16,7 +16,7 @@ export function cardsInWords(n) {
   return `${word} card${n === 1 ? "" : "s"}`;
 }
 
-const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+export const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /** Cards each seat is dealt: `hand_size`, or the deck shared out. */
 export function handSize(rules) {

@@ -2,6 +2,7 @@
 // back and forth in a dialog. Opened from "Watch the replay" or from a tap on the story chart.
 import { ApiError, api } from "./api.js";
 import { backSvg, cardSvg } from "./art.js";
+import { plural } from "./house.js";
 import { describeBattle, laidBySeat, seatLabels, seatNames } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -25,7 +26,6 @@ function fromMarkup(markup) {
   return template.content.firstElementChild;
 }
 
-const cardsWord = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
 
 function drawBattle(result) {
   const { battle, counts_before: before } = result;
@@ -41,7 +41,7 @@ function drawBattle(result) {
     name.innerHTML = `<strong></strong> <span class="replay-counts"></span>`;
     name.querySelector("strong").textContent = label;
     name.querySelector(".replay-counts").textContent =
-      `${cardsWord(before[seat])} → ${battle.counts[seat]}`;
+      `${plural(before[seat], "card")} → ${battle.counts[seat]}`;
     const cards = document.createElement("div");
     cards.className = "replay-cards";
     if (laid[seat].length === 0) cards.textContent = before[seat] === 0 ? "out" : "waits";

@@ -1,7 +1,8 @@
 // Pure functions: a finished round's story (each seat's cards battle by battle, and its wars,
 // as `GET /api/rounds/{id}/story` gives them) in, SVG markup and sentences out.
 
-const number = (n) => n.toLocaleString("en");
+import { number } from "./house.js";
+
 const times = (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${number(n)} times`);
 
 // The chart's plot area inside its viewBox, and room around it for the axes' labels.
