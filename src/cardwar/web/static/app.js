@@ -2,7 +2,7 @@
 // house.js; how a battle moves, in animate.js.
 import { ApiError, api } from "./api.js";
 import { Stage } from "./animate.js";
-import { backSvg, cardSvg } from "./art.js";
+import { backSvg, fromMarkup, laidCard } from "./art.js";
 import { chanceWords, histogramSvg, shareBar, statsView } from "./charts.js";
 import { canRunForever, checkChoices, matchPreset, presetName, rulesLine } from "./house.js";
 import { battleNumber, laidBySeat, matchScore, seatLabels, seatNames, spread, update, view } from "./render.js";
@@ -86,12 +86,6 @@ function dispatch(message) {
   draw();
 }
 
-function fromMarkup(markup) {
-  const template = document.createElement("template");
-  template.innerHTML = markup;
-  return template.content.firstElementChild;
-}
-
 // -- drawing ----------------------------------------------------------------------------------
 
 function setCounts(counts) {
@@ -119,8 +113,7 @@ function drawField(laid, winner) {
     row.className = "spread";
     row.style.setProperty("--span", String(span));
     items.forEach((item, i) => {
-      const card = fromMarkup(item.kind === "up" ? cardSvg(item.code) : backSvg("", item.letter));
-      card.classList.toggle("spent", item.spent);
+      const card = laidCard(item);
       card.style.setProperty("--t", String(places[i]));
       row.append(card);
     });

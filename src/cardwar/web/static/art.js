@@ -1,4 +1,5 @@
-// Card art, drawn by us: pure functions from a card code to SVG markup. Pips, court figures and
+// Card art, drawn by us: pure functions from a card code to SVG markup (and, last, the two that
+// make an element of it). Pips, court figures and
 // the back are <symbol>s in the page's sprite (index.html), reused with <use>, so every card is
 // drawn by the same few lines and the whole deck costs a few kilobytes.
 
@@ -90,4 +91,19 @@ export function backSvg(extraClass = "", letter = "") {
     `<svg class="card back ${extraClass}" viewBox="0 0 100 140" aria-hidden="true">` +
     `<use href="#card-back" width="100" height="140"/>${mark}</svg>`
   );
+}
+
+/** SVG markup as an element of the page. */
+export function fromMarkup(markup) {
+  const template = document.createElement("template");
+  template.innerHTML = markup;
+  return template.content.firstElementChild;
+}
+
+/** A card as `laidBySeat` lays it (face up, or down with its W-A-R letter) as an element,
+ * dimmed once spent. */
+export function laidCard(item) {
+  const card = fromMarkup(item.kind === "up" ? cardSvg(item.code) : backSvg("", item.letter));
+  card.classList.toggle("spent", item.spent);
+  return card;
 }

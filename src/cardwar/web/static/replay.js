@@ -1,7 +1,7 @@
 // The replay: any battle of a round, played again by the server from the round's deal, stepped
 // back and forth in a dialog. Opened from "Watch the replay" or from a tap on the story chart.
 import { ApiError, api } from "./api.js";
-import { backSvg, cardSvg } from "./art.js";
+import { laidCard } from "./art.js";
 import { plural } from "./house.js";
 import { describeBattle, laidBySeat, seatLabels, seatNames } from "./render.js";
 
@@ -19,13 +19,6 @@ const els = {
 };
 
 const shown = { round: null, number: 1, asked: 0, cache: new Map(), opener: null };
-
-function fromMarkup(markup) {
-  const template = document.createElement("template");
-  template.innerHTML = markup;
-  return template.content.firstElementChild;
-}
-
 
 function drawBattle(result) {
   const { battle, counts_before: before } = result;
@@ -45,11 +38,7 @@ function drawBattle(result) {
     const cards = document.createElement("div");
     cards.className = "replay-cards";
     if (laid[seat].length === 0) cards.textContent = before[seat] === 0 ? "out" : "waits";
-    for (const item of laid[seat]) {
-      const card = fromMarkup(item.kind === "up" ? cardSvg(item.code) : backSvg("", item.letter));
-      card.classList.toggle("spent", item.spent);
-      cards.append(card);
-    }
+    for (const item of laid[seat]) cards.append(laidCard(item));
     row.append(name, cards);
     return row;
   });
