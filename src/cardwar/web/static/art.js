@@ -1,7 +1,7 @@
 // Card art, drawn by us: pure functions from a card code to SVG markup (and, last, the two that
-// make an element of it). Pips, court figures and
-// the back are <symbol>s in the page's sprite (index.html), reused with <use>, so every card is
-// drawn by the same few lines and the whole deck costs a few kilobytes.
+// make an element of it). Pips, court figures and the back are <symbol>s in the page's sprite
+// (index.html), reused with <use>, so every card is drawn by the same few lines and the whole
+// deck costs a few kilobytes.
 
 const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 const RANK_WORDS = {
