@@ -1,6 +1,9 @@
 """Small helpers shared by the tests."""
 
-from cardwar import Card, Round, Rules
+import json
+from typing import Any
+
+from cardwar import Card, Reason, Round, Rules
 
 
 def codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -29,3 +32,14 @@ def scores(
         "matches_won": matches_won,
         "matches_lost": matches_lost,
     }
+
+
+def ended(round_: Round) -> tuple[int | None, Reason]:
+    """The round's outcome as (winner, reason); fails if the round is still going."""
+    assert round_.outcome is not None
+    return round_.outcome.winner, round_.outcome.reason
+
+
+def through_json(data: dict[str, Any]) -> dict[str, Any]:
+    """The data as it comes back from a database or a file."""
+    return dict(json.loads(json.dumps(data)))

@@ -19,7 +19,7 @@ import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from cardwar import Round, Rules
+from cardwar import Round, Rules, persist
 from cardwar.engine import MAX_SEED
 from cardwar.web.guard import Estimates, RateLimited
 
@@ -365,7 +365,7 @@ def test_a_round_loads_from_its_snapshot_without_replaying(
     def no_replay(*_: Any, **__: Any) -> Round:
         raise AssertionError("a round was replayed from its history")
 
-    monkeypatch.setattr(Round, "rebuild", no_replay)
+    monkeypatch.setattr(persist, "rebuild", no_replay)
     monkeypatch.setattr(Round, "play", no_replay)
     started = time.perf_counter()
     again = client.get(f"/api/rounds/{data['id']}").json()

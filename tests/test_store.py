@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from cardwar import Outcome, Reason, Round, RoundOverError, Rules
+from cardwar.persist import from_history, history, rebuild, resume
 from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
 
 from helpers import dealt
@@ -129,7 +130,7 @@ ROUNDS: dict[str, Callable[[], Round]] = {
     "cycle": played(lambda: dealt(TABLE_NO_LIMIT, "2C 3C", "3D 2D", seed=1)),
     "time_up": clock_ran_out(TIMED, "5S 2C 7D", "4H 3C", battles=1),
     "time_up, leaders level": clock_ran_out(TIMED, "5S 2C", "4H 3C", battles=0),
-    "time_up, random deal": lambda: Round.rebuild(TIMED, seed=4, battles=10, time_up=True),
+    "time_up, random deal": lambda: rebuild(TIMED, seed=4, battles=10, time_up=True),
 }
 OUTCOMES = {
     "all_cards": Outcome(0, Reason.ALL_CARDS),
@@ -162,7 +163,7 @@ def test_a_round_comes_back_from_the_file_exactly(kind: str, files: Files, store
     assert row is not None
     assert (row.id, row.player, row.created_at) == ("r1", "p1", 1_000.5)
     assert row.snapshot is not None
-    for again in (Round.resume(row.snapshot), Round.from_history(row.history)):
+    for again in (resume(row.snapshot), from_history(row.history)):
         assert state(again) == state(live)
         if live.outcome is None:
             assert again.play(30) == ROUNDS[kind]().play(30)
@@ -183,12 +184,12 @@ def test_a_round_dealt_then_played_comes_back_as_last_saved(
     store.update("r1", live)
     saved = store.get("r1")
     assert saved is not None and saved.snapshot is not None
-    assert state(Round.resume(saved.snapshot)) == state(live)
+    assert state(resume(saved.snapshot)) == state(live)
     row = files.reopen(store).get("r1")
     assert row is not None and row.snapshot is not None
     assert row.player is None
-    assert state(Round.resume(row.snapshot)) == state(live)
-    assert state(Round.from_history(row.history)) == state(live)
+    assert state(resume(row.snapshot)) == state(live)
+    assert state(from_history(row.history)) == state(live)
 
 
 def columns(path: Path, round_id: str) -> tuple[Any, ...]:
@@ -229,7 +230,7 @@ def test_a_round_the_safety_cap_ended_rebuilds_as_ended(store: Store) -> None:
     store.insert("r1", "p1", round_, 1.0)
     row = store.get("r1")
     assert row is not None and row.history["cap"] == 250
-    rebuilt = Round.from_history(row.history)
+    rebuilt = from_history(row.history)
     assert rebuilt.outcome == round_.outcome and rebuilt.battles == 250
 
 
@@ -256,17 +257,17 @@ def old_file(path: Path, rounds: dict[str, tuple[str | None, Round]]) -> None:
     with closing(sqlite3.connect(path)) as db, db:
         db.execute(OLD_ROUNDS)
         for round_id, (player, round_) in rounds.items():
-            history, outcome = round_.history(), round_.outcome
+            recorded, outcome = history(round_), round_.outcome
             db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
                 " reason, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     round_id,
                     player,
-                    json.dumps(history["rules"]),
-                    history["seed"],
-                    None if history["deal"] is None else json.dumps(history["deal"]),
-                    history["battles"],
+                    json.dumps(recorded["rules"]),
+                    recorded["seed"],
+                    None if recorded["deal"] is None else json.dumps(recorded["deal"]),
+                    recorded["battles"],
                     int(round_.time_up),
                     None if outcome is None else outcome.winner,
                     None if outcome is None else outcome.reason.value,
@@ -297,7 +298,7 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) 
             row = store.get(round_id)
             assert row is not None and row.snapshot is not None
             assert (row.player, row.created_at) == (player, 5.0)
-            assert state(Round.resume(row.snapshot)) == state(live)
+            assert state(resume(row.snapshot)) == state(live)
         assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2)
         assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0)
         assert store.integrity() == "ok"

@@ -1,8 +1,9 @@
 """cardwar: the card game War, done properly."""
 
 from cardwar.cards import DECK, Card, Rank, Suit
-from cardwar.engine import Battle, Outcome, Reason, Round, Step
+from cardwar.engine import Round
 from cardwar.errors import CardError, CardwarError, DealError, RoundOverError, RulesError
+from cardwar.records import Battle, Outcome, Reason, Step
 from cardwar.rules import PRESETS, Gather, LimitOutcome, Rules, Shortage
 
 __all__ = [

@@ -108,6 +108,20 @@ def format_cards(cards: Sequence[Card]) -> str:
 
 # The 52 cards in a fixed order: by rank, then clubs, diamonds, hearts, spades.
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
+
+# The card index: a card's place in DECK, 0..51. DECK is rank-major, four cards to a rank, so an
+# index's rank (0 for a two .. 12 for an ace) is `index >> RANK_SHIFT`, and ranks compare as
+# the cards' do. The engine plays on indices, the simulator's kernels too, and a snapshot
+# stores them: this is the one place that says how they are made.
+RANK_SHIFT = 2
+INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
+
+
+def rank_of(index: int) -> int:
+    """The rank of a card index, 0 (a two) .. 12 (an ace): the cards' order, suits aside."""
+    return index >> RANK_SHIFT
+
+
 _BY_CODE: dict[str, Card] = {card.code: card for card in DECK}
 # People write the ten as "10"; accept "10H" as well as "TH" on the way in, and give back "TH".
 _BY_CODE.update({"10" + card.suit.value: card for card in DECK if card.rank is Rank.TEN})

@@ -20,6 +20,7 @@ from rich.console import Console
 
 from cardwar.engine import MAX_SEED, Round
 from cardwar.errors import CardwarError, RulesError
+from cardwar.persist import round_json
 from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.text import describe_battle, describe_outcome, plural, seat_names
 
@@ -318,10 +319,7 @@ def load_json(option: str, text: str) -> Any:
 
 def chosen_rules(preset: str, rules_json: str | None) -> Rules:
     """A preset with the fields of `--rules` laid over it."""
-    rules = Rules.preset(preset)
-    if rules_json is not None:
-        rules = Rules.from_dict(load_json("--rules", rules_json), base=rules)
-    return rules
+    return Rules.choose(preset, None if rules_json is None else load_json("--rules", rules_json))
 
 
 def play_round(
@@ -341,7 +339,7 @@ def play_round(
     round_ = Round(rules, seed=seed, deal=deal)
     battles = round_.play()
     if as_json:
-        print_line(out, json.dumps(round_.to_dict()))
+        print_line(out, json.dumps({"id": None, **round_json(round_)}))  # the API's shape
         return 0
     names = seat_names(rules.players)
     source = "explicit deal" if deal is not None else f"seed {seed}"

@@ -1,4 +1,4 @@
-"""The rules of a round as one frozen value, with the named presets of SPEC §5."""
+"""The rules of a round as one frozen value, with the named presets (docs/rules.md#presets)."""
 
 from __future__ import annotations
 
@@ -45,40 +45,65 @@ MAX_BATTLE_LIMIT = 100_000
 MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S = 60, 7200
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Rules:
-    """Every rule a round is played by. Variants are values of this one class, never subclasses."""
+    """Every rule a round is played by. Variants are values of this one class, never subclasses.
 
-    players: int = 2
-    hand_size: int | None = None
-    war_down: int = 1
-    shortage: Shortage = Shortage.LOSE
-    battle_limit: int | None = 500
-    limit_outcome: LimitOutcome = LimitOutcome.DRAW
-    time_limit_s: int | None = None
-    low_wins: bool = False
-    gather: Gather = Gather.WINNER_FIRST
+    The choices may be given as their enum members or as the plain strings that JSON carries
+    (`Rules(gather="table")`); the value always holds the enum members. Every field is checked
+    as the value is made, with a message naming it (docs/rules.md#rules-and-presets).
+    """
 
-    def __post_init__(self) -> None:
-        _check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        if self.hand_size is not None:
-            _check_int("hand_size", self.hand_size, 1, 52 // self.players, nullable=True)
-        _check_int("war_down", self.war_down, 0, MAX_WAR_DOWN)
-        _check_choice("shortage", self.shortage, Shortage)
-        if self.battle_limit is not None:
-            _check_int("battle_limit", self.battle_limit, 1, MAX_BATTLE_LIMIT, nullable=True)
-        _check_choice("limit_outcome", self.limit_outcome, LimitOutcome)
-        if self.time_limit_s is not None:
+    players: int
+    hand_size: int | None
+    war_down: int
+    shortage: Shortage
+    battle_limit: int | None
+    limit_outcome: LimitOutcome
+    time_limit_s: int | None
+    low_wins: bool
+    gather: Gather
+
+    def __init__(
+        self,
+        players: int = 2,
+        hand_size: int | None = None,
+        war_down: int = 1,
+        shortage: Shortage | str = Shortage.LOSE,
+        battle_limit: int | None = 500,
+        limit_outcome: LimitOutcome | str = LimitOutcome.DRAW,
+        time_limit_s: int | None = None,
+        low_wins: bool = False,
+        gather: Gather | str = Gather.WINNER_FIRST,
+    ) -> None:
+        _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+        if hand_size is not None:
+            _check_int("hand_size", hand_size, 1, 52 // players, nullable=True)
+        _check_int("war_down", war_down, 0, MAX_WAR_DOWN)
+        _check_choice("shortage", shortage, Shortage)
+        if battle_limit is not None:
+            _check_int("battle_limit", battle_limit, 1, MAX_BATTLE_LIMIT, nullable=True)
+        _check_choice("limit_outcome", limit_outcome, LimitOutcome)
+        if time_limit_s is not None:
             _check_int(
-                "time_limit_s", self.time_limit_s, MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S, nullable=True
+                "time_limit_s", time_limit_s, MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S, nullable=True
             )
-        if not isinstance(self.low_wins, bool):
-            raise RulesError(f"low_wins: must be true or false, not {quote(self.low_wins)}")
-        _check_choice("gather", self.gather, Gather)
-        # Accept the plain strings too, but always hold the enum members.
-        object.__setattr__(self, "shortage", Shortage(self.shortage))
-        object.__setattr__(self, "limit_outcome", LimitOutcome(self.limit_outcome))
-        object.__setattr__(self, "gather", Gather(self.gather))
+        if not isinstance(low_wins, bool):
+            raise RulesError(f"low_wins: must be true or false, not {quote(low_wins)}")
+        _check_choice("gather", gather, Gather)
+        # Frozen: the fields are set once, here, through object.__setattr__.
+        for name, value in (
+            ("players", players),
+            ("hand_size", hand_size),
+            ("war_down", war_down),
+            ("shortage", Shortage(shortage)),
+            ("battle_limit", battle_limit),
+            ("limit_outcome", LimitOutcome(limit_outcome)),
+            ("time_limit_s", time_limit_s),
+            ("low_wins", low_wins),
+            ("gather", Gather(gather)),
+        ):
+            object.__setattr__(self, name, value)
 
     @property
     def cards_per_hand(self) -> int:
@@ -98,6 +123,13 @@ class Rules:
         except (KeyError, TypeError):
             known = ", ".join(PRESETS)
             raise RulesError(f"preset {quote(name)}: unknown, must be one of {known}") from None
+
+    @classmethod
+    def choose(cls, preset: str = "classic", overrides: Mapping[str, Any] | None = None) -> Rules:
+        """The named preset with the JSON-style `overrides` laid over it: the one place a preset
+        and house rules are combined (the command line, the web server and the API all ask)."""
+        base = cls.preset(preset)
+        return base if overrides is None else cls.from_dict(overrides, base=base)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, base: Rules | None = None) -> Rules:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardwar.cards import Card
-from cardwar.engine import Battle, Outcome, Reason, Step
+from cardwar.records import Battle, Outcome, Reason, Step
 
 
 def seat_names(players: int) -> tuple[str, ...]:
@@ -100,7 +100,7 @@ def _verb(name: str, singular: str, plural: str) -> str:
 
 
 def describe_outcome(outcome: Outcome, names: Sequence[str], battles: int) -> str:
-    """The end of a round in one sentence, for every reason of SPEC §4."""
+    """The end of a round in one sentence, for every reason a round can end."""
     winner = None if outcome.winner is None else names[outcome.winner]
     wins = "" if winner is None else f"{winner} win{_s(winner)}"
     others = _join([name for name in names if name != winner])

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardwar.cards import INDEX
 from cardwar.engine import Round
 from cardwar.errors import RoundOverError
 from cardwar.sim import kernel as K
-from cardwar.sim.run import INDEX, rules_array
+from cardwar.sim.run import rules_array
 
 RUNS = 2000
 

@@ -9,15 +9,15 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from cardwar.cards import DECK, Card
-from cardwar.engine import MAX_SEED, Reason, check_seed, parse_deal
+from cardwar.cards import DECK, INDEX, Card
+from cardwar.engine import MAX_SEED, check_seed, parse_deal
 from cardwar.errors import RulesError
+from cardwar.records import Reason
 from cardwar.rules import Gather, LimitOutcome, Rules, Shortage
 from cardwar.sim import kernel as K
 from cardwar.sim.tally import Tally
 
 BATCH = 50_000  # rounds between two progress reports
-INDEX: dict[Card, int] = {card: i for i, card in enumerate(DECK)}
 GATHERS = {Gather.WINNER_FIRST: K.GATHER_WINNER_FIRST, Gather.TABLE: K.GATHER_TABLE,
            Gather.SHUFFLED: K.GATHER_SHUFFLED}  # fmt: skip
 REASONS = list(Reason)

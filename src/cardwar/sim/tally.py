@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cardwar.engine import Reason
+from cardwar.records import Reason
 from cardwar.sim import kernel as K
 
 

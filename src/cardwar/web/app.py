@@ -22,8 +22,9 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 
-from cardwar.engine import MAX_SEED, Battle, check_seed
+from cardwar.engine import MAX_SEED, check_seed
 from cardwar.errors import CardwarError, RoundOverError
+from cardwar.records import Battle
 from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.web.games import (
     BattleNotFound,
@@ -428,8 +429,9 @@ def create_app(settings: Settings | None = None) -> Guard:
         summary="A round told battle by battle",
     )
     async def story(round_id: str) -> JSONResponse:
-        """Each seat's cards battle by battle (at most 400 points), every battle with a war, how
-        often the lead changed, and the biggest war: what the page draws at a round's end."""
+        """Each seat's cards battle by battle (at the deal and at most 400 battles), every battle
+        with a war, how often the lead changed, and the biggest war: what the page draws at a
+        round's end."""
         return reply(await run_in_threadpool(games.story, round_id))
 
     @app.get(
@@ -450,9 +452,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         """Play many random rounds of the given rules on the fast simulator; their figures and
         histograms. At most 200,000 rounds, and 2 seconds, a request."""
         body = parse(Simulate, await request.body())
-        rules = Rules.preset(body.preset)
-        if body.rules is not None:
-            rules = Rules.from_dict(body.rules, base=rules)
+        rules = Rules.choose(body.preset, body.rules)
         seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
         check_seed(seed)
         who = cookie_key(request)

@@ -27,12 +27,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from cardwar.engine import Battle, Round, check_seed
+from cardwar import persist
+from cardwar.engine import Round, check_seed
 from cardwar.errors import RoundOverError, RulesError
 from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
+from cardwar.records import Battle
 from cardwar.rules import Rules
+from cardwar.story import battle_again, round_story
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
+from cardwar.web.views import round_view
 
 DAY = 24 * 3600
 
@@ -99,7 +103,7 @@ def deal_and_look_ahead(
     """Deal a round and settle at once whether it loops before the cap; returns its snapshot."""
     round_ = Round(Rules.from_dict(rules), seed=seed, deal=deal, cap=cap)
     round_.look_ahead()
-    return round_.snapshot()
+    return persist.snapshot(round_)
 
 
 def long_run(
@@ -109,15 +113,15 @@ def long_run(
     answer here, a battle at a time (so no list of records is ever held); returns the new
     snapshot and the answer's JSON. `extra` holds the round's fields that only the server
     knows (its match, its clock as the run began)."""
-    round_ = Round.resume(snapshot)
+    round_ = persist.resume(snapshot)
     parts: list[bytes] = []
     while round_.outcome is None and len(parts) < count:
         parts.append(render(round_.play_battle().to_dict()))
-    shown = {**round_.to_dict(round_id), **extra}
+    shown = {**round_view(round_, round_id), **extra}
     if round_.outcome is not None and "time_left_s" in shown:
         shown["time_left_s"] = None
     body = b'{"round":%s,"battles":[%s]}' % (render(shown), b",".join(parts))
-    return round_.snapshot(), body
+    return persist.snapshot(round_), body
 
 
 def score(round_: Round, was_out: int | None) -> str | None:
@@ -135,63 +139,8 @@ def score(round_: Round, was_out: int | None) -> str | None:
     return "drawn" if winner is None else "won" if winner == 0 else "lost"
 
 
-STORY_POINTS = 400  # the most points a round's story chart is drawn from
 REPLAY_HERE = 5_000  # replays of up to this many battles are played in a thread, longer ones in
 # the worker process
-
-
-def _replayed(history: dict[str, Any], battles: int) -> Round:
-    return Round.rebuild(
-        Rules.from_dict(history["rules"]),
-        seed=history["seed"],
-        deal=history["deal"],
-        battles=battles,
-        cap=history.get("cap"),
-    )
-
-
-def replay_battle(history: dict[str, Any], number: int) -> dict[str, Any]:
-    """The record of battle `number` of the round `history` describes, played again from its
-    deal, with the counts before it."""
-    round_ = _replayed(history, number - 1)
-    before = list(round_.counts)
-    return {"battle": round_.play_battle().to_dict(), "counts_before": before}
-
-
-def round_story(history: dict[str, Any]) -> dict[str, Any]:
-    """Each seat's cards battle by battle (at most STORY_POINTS points, evenly spaced, first and
-    last included), every battle with a war, how often the lead changed, and the biggest war."""
-    total = history["battles"]
-    round_ = _replayed(history, 0)
-    every = max(1, -(-total // STORY_POINTS))
-    points = [{"battle": 0, "counts": list(round_.counts)}]
-    wars: list[dict[str, Any]] = []
-    leader: int | None = None
-    changes = 0
-    for _ in range(total):
-        battle = round_.play_battle()
-        counts = battle.counts
-        if battle.number % every == 0 or battle.number == total:
-            points.append({"battle": battle.number, "counts": list(counts)})
-        if battle.wars:
-            wars.append(
-                {"battle": battle.number, "wars": battle.wars, "taken": battle.taken,
-                 "winner": battle.winner}
-            )  # fmt: skip
-        most = max(counts)
-        ahead = [seat for seat, count in enumerate(counts) if count == most]
-        if len(ahead) == 1:
-            if leader is not None and ahead[0] != leader:
-                changes += 1
-            leader = ahead[0]
-    biggest = max(wars, key=lambda war: (war["taken"], war["wars"]), default=None)
-    return {
-        "battles": total,
-        "points": points,
-        "wars": wars,
-        "lead_changes": changes,
-        "biggest_war": biggest,
-    }
 
 
 SIMULATION_SECONDS = 2.0  # the most one request for statistics may play for
@@ -306,8 +255,7 @@ class Games:
     ) -> dict[str, Any]:
         """Deal a new round (the server picks the seed when none is given) and store it;
         returns it in the API's shape. May wait for the worker: call it from a thread."""
-        base = Rules.preset(preset)
-        full_rules = base if rules is None else Rules.from_dict(rules, base=base)
+        full_rules = Rules.choose(preset, rules)
         if seed is None:
             seed = secrets.randbelow(PAGE_SEEDS)
         round_ = Round(full_rules, seed=seed, deal=deal, cap=self.settings.max_battles)
@@ -317,10 +265,10 @@ class Games:
                 deal_and_look_ahead,
                 full_rules.to_dict(),
                 seed,
-                None if not round_.explicit_deal else round_.history()["deal"],
+                persist.history(round_)["deal"],
                 self.settings.max_battles,
             )
-            round_ = Round.resume(snapshot)
+            round_ = persist.resume(snapshot)
         round_id = secrets.token_urlsafe(16)  # 128 random bits
         live = Live(round_, self._clock(), match_id)  # a timed round's clock starts at the deal
         self.store.insert(round_id, player, round_, live.created_at, match_id)
@@ -376,11 +324,11 @@ class Games:
             self.long_running.add(round_id)
             try:
                 snapshot, body = self.worker.run(
-                    long_run, live.round.snapshot(), count, round_id, extra
+                    long_run, persist.snapshot(live.round), count, round_id, extra
                 )
             finally:
                 self.long_running.discard(round_id)
-            live.round = Round.resume(snapshot)
+            live.round = persist.resume(snapshot)
             self._save(round_id, live, score=score(live.round, was_out))
             return bytes(body)
 
@@ -394,7 +342,7 @@ class Games:
             round_ = self._current(round_id)
             if round_.outcome is not None:
                 return settled(round_).to_dict()
-            copy = Round.resume(round_.snapshot())
+            copy = persist.resume(persist.snapshot(round_))
         return chance_to_win(copy).to_dict()
 
     def simulate(self, rules: Rules, rounds: int, seed: int) -> dict[str, Any]:
@@ -415,7 +363,7 @@ class Games:
                 else f"battle {number}: round {round_id} has not played a battle yet"
             )
         run = self.worker.run if number > REPLAY_HERE else _direct
-        result: dict[str, Any] = run(replay_battle, history, number)
+        result: dict[str, Any] = run(battle_again, history, number)
         return {**result, "round_battles": played}
 
     def story(self, round_id: str) -> dict[str, Any]:
@@ -429,7 +377,7 @@ class Games:
         with self._holding(round_id, wait=True):
             live = self._load(round_id)
             self._check_clock(round_id, live)
-            return live.round.history()
+            return persist.history(live.round)
 
     # -- matches ---------------------------------------------------------------------------------
 
@@ -446,8 +394,7 @@ class Games:
         returns the match in the API's shape, with that round. The match's seed deals every
         round (the server picks one when none is given). Call it from a thread."""
         check_best_of(best_of)
-        base = Rules.preset(preset)
-        chosen = base if rules is None else Rules.from_dict(rules, base=base)
+        chosen = Rules.choose(preset, rules)
         seed = check_seed(seed) if seed is not None else secrets.randbelow(PAGE_SEEDS)
         match_id = secrets.token_urlsafe(16)
         self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, self._clock())
@@ -562,8 +509,7 @@ class Games:
     ) -> tuple[Rules, int]:
         """Check and remember the player's choice of rules, and of match length when given
         (left as it was when not); returns the rules filled in and the match length."""
-        base = Rules.preset(preset)
-        chosen = base if rules is None else Rules.from_dict(rules, base=base)
+        chosen = Rules.choose(preset, rules)
         if best_of is not None:
             check_best_of(best_of)
         self.store.set_house_rules(player, chosen.to_dict())
@@ -629,7 +575,7 @@ class Games:
             raise RoundNotFound(f"round {id_words(round_id)}: no such round")
         # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
         assert row.snapshot is not None  # the store fills in any row from before snapshots
-        live = Live(Round.resume(row.snapshot), row.created_at, row.match_id)
+        live = Live(persist.resume(row.snapshot), row.created_at, row.match_id)
         self._remember(round_id, live)
         return live
 
@@ -651,7 +597,7 @@ class Games:
     def _view(self, round_id: str, live: Live) -> dict[str, Any]:
         """The round in the API's shape, with what only the server knows: its match, and the
         seconds left on its clock (null with no clock, or once the round is over)."""
-        shown = live.round.to_dict(round_id)
+        shown = round_view(live.round, round_id)
         limit = live.round.rules.time_limit_s
         left = None
         if limit is not None and live.round.outcome is None:

@@ -318,8 +318,8 @@ class StoryWarOut(BaseModel):
 
 
 class StoryOut(BaseModel):
-    """A round told battle by battle: at most 400 points of each seat's cards, every battle
-    with a war, how often the lead changed, and the biggest war."""
+    """A round told battle by battle: each seat's cards at the deal and at most 400 battles,
+    every battle with a war, how often the lead changed, and the biggest war."""
 
     battles: int
     points: list[StoryPointOut]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardwar import persist
 from cardwar.engine import Round
 
 ROUNDS = """
@@ -191,7 +192,7 @@ class Store:
             f"SELECT {ROW_COLUMNS} FROM rounds WHERE snapshot IS NULL"
         ).fetchall()
         for row in rows:
-            snapshot = Round.from_history(_row(row).history).snapshot()
+            snapshot = persist.snapshot(persist.from_history(_row(row).history))
             self._db.execute(
                 "UPDATE rounds SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), row[0])
             )
@@ -231,7 +232,7 @@ class Store:
     ) -> None:
         """Store a new round, dealt at `created_at` (seconds since the epoch), perhaps one of a
         match."""
-        history = round_.history()
+        history = persist.history(round_)
         with self._lock:
             self._db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
@@ -249,7 +250,7 @@ class Store:
                     None if round_.outcome is None else round_.outcome.reason.value,
                     created_at,
                     created_at,
-                    json.dumps(round_.snapshot()),
+                    json.dumps(persist.snapshot(round_)),
                     match_id,
                     history["cap"],
                 ),
@@ -268,7 +269,7 @@ class Store:
         scoreboard, and `match` to the round's match, in the same transaction."""
         outcome = round_.outcome
         now = time.time()
-        snapshot = json.dumps(round_.snapshot())
+        snapshot = json.dumps(persist.snapshot(round_))
         with self._lock:
             self._db.execute("BEGIN")
             try:
