@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,8 @@ from cardwar import PRESETS, Reason
 from cardwar.cli import main
 from cardwar.rules import describe_fields
 from cardwar.web import Settings, create_app
+
+from conftest import ClientFactory
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = (ROOT / "docs" / "rules.md").read_text()
@@ -235,3 +238,56 @@ def test_a_broken_link_is_found(tmp_path: Path) -> None:
         "other.md#nowhere: no heading or anchor #nowhere in other.md",
         "#nothing: no heading or anchor #nothing in page.md",
     ]
+
+
+# -- the shapes and examples of docs/api.md, against the server ----------------------------------
+
+
+def table_under(heading: str, text: str) -> list[list[str]]:
+    """The rows of the first table in the section under `heading` (cells as `table_rows`)."""
+    body = next(body for title, body in sections(text) if title.lstrip("# ") == heading)
+    header = next(line for line in body.splitlines() if line.startswith("| "))
+    return table_rows(body, header.strip("| ").split(" |")[0])
+
+
+def documented_fields(heading: str) -> set[str]:
+    """The field names of the table under `heading` in docs/api.md."""
+    return {row[0] for row in table_under(heading, API_MD)}
+
+
+def test_the_round_battle_and_match_tables_name_every_field(make_client: ClientFactory) -> None:
+    """The tables of docs/api.md name exactly the fields the server sends in a finished round
+    (dealt by hand, so with `piles` and `deal`), a battle record with its steps, and a match."""
+    client = make_client()
+    round_id = client.post("/api/rounds", json={"deal": [["9S", "KD"], ["9H", "7S"]]}).json()["id"]
+    played = client.post(f"/api/rounds/{round_id}/battles", json={"count": 5}).json()
+    assert played["round"]["outcome"] is not None
+    assert documented_fields("The round") == set(played["round"])
+    record = played["battles"][0]
+    steps = {f"steps[].{key}" for step in record["steps"] for key in step}
+    assert documented_fields("The battle record") == set(record) | steps
+    match = client.post("/api/matches", json={"seed": 3}).json()
+    assert documented_fields("The match") == set(match) - {"round"}
+
+
+def examples() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each example of docs/api.md: the body that deals its round, and its first battle."""
+    items = re.split(r"^\d+\. ", API_MD.partition("\n## Examples\n")[2], flags=re.MULTILINE)[1:]
+    found = []
+    for item in items:
+        deal = next(span for span in re.findall(r"`([^`]+)`", item) if span.startswith("{"))
+        record = re.search(r"```json\n(.*?)```", item, re.DOTALL)
+        assert record is not None
+        found.append((json.loads(deal), json.loads(record[1])))
+    return found
+
+
+def test_the_examples_are_what_the_server_answers(make_client: ClientFactory) -> None:
+    """Each worked example of docs/api.md deals its round and plays the battle it shows."""
+    client = make_client()
+    found = examples()
+    assert len(found) == 5
+    for deal, record in found:
+        round_id = client.post("/api/rounds", json=deal).json()["id"]
+        played = client.post(f"/api/rounds/{round_id}/battles", json={"count": 1}).json()
+        assert played["battles"] == [record], deal
