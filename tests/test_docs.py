@@ -42,10 +42,11 @@ def table_rows(text: str, header: str) -> list[list[str]]:
     return rows
 
 
-def test_the_readme_points_at_the_rules() -> None:
-    """The README links the project's own rules, not a contract outside the repository."""
+def test_the_readme_points_at_the_rules_and_the_api() -> None:
+    """The README links the project's own rules and API, not a contract outside the repository."""
     readme = (ROOT / "README.md").read_text()
     assert "](docs/rules.md" in readme
+    assert "](docs/api.md" in readme
 
 
 def test_the_presets_table_is_the_presets() -> None:
