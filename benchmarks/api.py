@@ -14,9 +14,10 @@ both requests in the same run:
 - flat out: no waiting, 20 requests always in flight; the most the server answers per second
   (latency there is mostly queueing: 20 in flight / requests per second).
 
-The client is a minimal HTTP/1.1 client on asyncio (on uvloop when it is installed, which took
-the client's own p99 from about 3 ms to 1 ms against a do-nothing server), so that it takes as
-little as possible of the two cores it shares with the server.
+The server and the client are benchmarks/harness.py's: a minimal HTTP/1.1 client on asyncio (on
+uvloop when it is installed, which took the client's own p99 from about 3 ms to 1 ms against a
+do-nothing server), here with no timeout on its requests, so that it takes as little as possible
+of the two cores it shares with the server.
 
 While the paced clicks run, a probe process times a fixed piece of pure Python (7,000 additions,
 about 0.25 ms here) at random moments: the machine's own tail for work the size of a click, side
@@ -30,72 +31,22 @@ import argparse
 import asyncio
 import json
 import random
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
-T = TypeVar("T")
+from harness import Connection, Server, ms, run
+
 PROBE_ADDITIONS = 7000  # about 0.25 ms here: the order of a click's own CPU in the server
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """Run the client on uvloop when it is installed, else on asyncio's own loop."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(main)
-    return uvloop.run(main)
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection that sends a request and reads the whole answer.
-
-    Like a browser, it sends back the cookie the server set, so each connection is one player.
-    """
-
-    def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int
-    ) -> None:
-        self.reader, self.writer = reader, writer
-        self.host = f"127.0.0.1:{port}"
-        self.cookie = ""
-
-    @classmethod
-    async def open(cls, port: int) -> Connection:
-        return cls(*await asyncio.open_connection("127.0.0.1", port), port)
-
-    async def request(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
-        data = b"" if body is None else json.dumps(body).encode()
-        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
-        if method != "GET":
-            head += "Content-Type: application/json\r\n"
-        if self.cookie:
-            head += f"Cookie: {self.cookie}\r\n"
-        self.writer.write(head.encode() + b"\r\n" + data)
-        status_line = await self.reader.readline()
-        length = 0
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-            elif name.lower() == "set-cookie":
-                self.cookie = value.split(";", 1)[0].strip()
-        return int(status_line.split()[1]), await self.reader.readexactly(length)
-
-    def close(self) -> None:
-        self.writer.close()
-
-
 async def new_round(conn: Connection) -> str:
-    status, body = await conn.request("POST", "/api/rounds", {})
-    assert status == 201, body
-    return str(json.loads(body)["id"])
+    answer = await conn.request("POST", "/api/rounds", {}, timeout=None)
+    assert answer.status == 201, answer.body
+    return str(json.loads(answer.body)["id"])
 
 
 Worker = Callable[[Connection, float, float, list[float]], Awaitable[None]]
@@ -106,9 +57,11 @@ async def clicker(conn: Connection, until: float, think: float, latencies: list[
     round_id = await new_round(conn)
     while time.perf_counter() < until:
         start = time.perf_counter()
-        status, body = await conn.request("POST", f"/api/rounds/{round_id}/battles", {"count": 1})
+        answer = await conn.request(
+            "POST", f"/api/rounds/{round_id}/battles", {"count": 1}, timeout=None
+        )
         latencies.append(time.perf_counter() - start)
-        if status != 200 or b'"outcome":null}' not in body[-40:]:
+        if answer.status != 200 or b'"outcome":null}' not in answer.body[-40:]:
             round_id = await new_round(conn)
         if think:
             await asyncio.sleep(random.uniform(0.5, 1.5) * think)
@@ -118,9 +71,9 @@ async def fetcher(conn: Connection, until: float, think: float, latencies: list[
     """Fetch the page's render module again and again."""
     while time.perf_counter() < until:
         start = time.perf_counter()
-        status, _ = await conn.request("GET", "/static/render.js")
+        answer = await conn.request("GET", "/static/render.js", timeout=None)
         latencies.append(time.perf_counter() - start)
-        assert status == 200
+        assert answer.status == 200
         if think:
             await asyncio.sleep(random.uniform(0.5, 1.5) * think)
 
@@ -128,7 +81,9 @@ async def fetcher(conn: Connection, until: float, think: float, latencies: list[
 async def measure(
     port: int, players: int, seconds: float, think: float, worker: Worker
 ) -> tuple[float, list[float]]:
-    connections = [await Connection.open(port) for _ in range(players)]
+    connections = [Connection(port) for _ in range(players)]
+    for conn in connections:
+        await conn.connect()
     latencies: list[float] = []
     start = time.perf_counter()
 
@@ -142,23 +97,6 @@ async def measure(
     for conn in connections:
         conn.close()
     return len(latencies) / elapsed, latencies
-
-
-def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    command = [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(port), "--db", str(db)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("cardwar serve did not start")
 
 
 def work(n: int) -> int:
@@ -182,8 +120,9 @@ def probe(seconds: float) -> None:
 
 
 def p(values: list[float], share: float) -> float:
-    """The `share` quantile in milliseconds."""
-    return statistics.quantiles(values, n=1000)[round(share * 1000) - 1] * 1000
+    """The `share` quantile in milliseconds, by the "exclusive" method: this benchmark's figures
+    in the README were measured so (load.py and hostile.py take "inclusive" ones)."""
+    return ms(values, share, method="exclusive")
 
 
 def main() -> None:
@@ -205,7 +144,8 @@ def main() -> None:
     workers: dict[str, Worker] = {"one-battle click": clicker, "static file": fetcher}
     results: dict[tuple[str, str], tuple[float, list[float]]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        server, port = start_server(Path(folder) / "bench.db")
+        server = Server(Path(folder) / "bench.db")
+        port = server.port
         try:
             for load, (think, seconds) in loads.items():
                 for name, worker in workers.items():
@@ -218,8 +158,7 @@ def main() -> None:
                         out, _ = prober.communicate(timeout=seconds + 30)
                         results[(load, "CPU probe")] = (0.0, json.loads(out))
         finally:
-            server.terminate()
-            server.wait(10)
+            server.stop()
 
     print(
         f"{args.players} players; paced: {args.paced_seconds:g} s, about {args.think_ms:g} ms"

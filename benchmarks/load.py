@@ -9,7 +9,7 @@ connection that keeps the cookie the server sets and sends it back like a browse
 ends, and after each battle asks its chance to win (GET /api/rounds/{id}/chance), as the page
 does (--no-chance leaves that out); any answer other than 200 (or a refused deal) is a failure,
 except an estimate the server turns away when too many are asked at once (429, counted apart).
-The same client as benchmarks/hostile.py.
+The server, the client and the players are benchmarks/harness.py's, as for benchmarks/hostile.py.
 
 The players first come in and get their ids (GET /api/me). The server hands out 60 new ids at
 once, then 2 a second, so past 60 players this takes a while; it is not measured. Then, in the
@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hostile import (
+from harness import (
     Connection,
     Memory,
     Player,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 
 def run(script: str, *args: str) -> str:
+    """What `benchmarks/<script>` prints with `args`; it must exit 0."""
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / script), *args],
         capture_output=True,
@@ -58,6 +60,7 @@ def test_hostile_benchmark_prints_players_attacker_memory_storage_and_targets() 
         assert attack in out, attack
     assert "stored: " in out
     assert "errors logged" in out
+    assert all(int(mb) > 0 for mb in re.findall(r"peak memory (\d+) MB", out))  # sampled
     for goal in (
         "players' p99 under 100 ms",
         "no click over 500 ms",
@@ -76,6 +79,8 @@ def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> 
     for line in ("   2 players ", "   6 players ", "6 / 2 players: p99", "stored: "):
         assert line in out, line
     assert "server at rest: " in out and "memory over rest" in out
+    at_rest = re.search(r"server at rest: (\d+) MB", out)
+    assert at_rest is not None and int(at_rest[1]) > 0  # the sampler process really measured
     assert out.count("chance ") == 2 and out.count("turned away (429") == 2  # as the page asks
     for figure in ("clicks", "/s", "p50", "p99", "worst", "peak memory"):
         assert out.count(figure) >= 2, figure
