@@ -147,3 +147,17 @@ def test_look_ahead_leaves_a_round_that_cannot_loop_or_has_no_cap_alone(
     round_.look_ahead()
     assert snapshot(round_) == before
     assert before["watch"] is None
+
+
+def test_a_watch_whose_scout_ended_with_cards_on_the_table_resumes() -> None:
+    """A scout whose round ended in a draw by shortage left cards on the table, not in its
+    piles: a snapshot of the watch still resumes, and says the same again."""
+    rules = Rules(gather=Gather.TABLE, battle_limit=None)
+    live = dealt(rules, "9S 2C", "9H 3C")
+    live.cap = 100
+    live.look_ahead()
+    snap = through_json(snapshot(live))
+    assert snap["watch"]["ends_otherwise"] and snap["watch"]["scout"] == [[0], [4]]
+    again = resume(snap)
+    assert snapshot(again)["watch"] == snap["watch"]
+    assert again.play() == live.play()

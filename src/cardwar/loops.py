@@ -20,6 +20,7 @@ The watch knows a round only through the `Scout` seam below, so it does not depe
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -121,7 +122,13 @@ class LoopWatch:
         """The watch that `state()` described, over the round that `deal()` deals."""
         watch = cls(deal)
         piles = tuple(tuple(pile) for pile in state["scout"])
-        watch._scout.restore(Progress(piles, battles=state["scout_battles"]))
+        # Between battles the scout's cards are all in its piles, unless its round ended with
+        # cards left on the table (`both_short`): those are the dealt cards its piles lack, in
+        # an order that no longer matters, since a scout whose round ended plays no more.
+        left = Counter(card for pile in watch._scout.progress().piles for card in pile)
+        left.subtract(card for pile in piles for card in pile)
+        table = tuple(sorted(left.elements()))
+        watch._scout.restore(Progress(piles, table=table, battles=state["scout_battles"]))
         watch._kept = bytes(state["kept"])
         watch._power, watch._length = state["power"], state["length"]
         watch.end, watch.ends_otherwise = state["end"], state["ends_otherwise"]
