@@ -23,26 +23,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 
 from cardwar.engine import MAX_SEED, check_seed
-from cardwar.errors import CardwarError, RoundOverError
 from cardwar.records import Battle
 from cardwar.rules import PRESETS, Rules, describe_fields
-from cardwar.web.games import (
-    BattleNotFound,
-    Games,
-    MatchNotFound,
-    MatchNotYours,
-    RoundNotFound,
-    WorkerFailed,
-)
-from cardwar.web.guard import (
-    Buckets,
-    Estimates,
-    Guard,
-    LongRuns,
-    PlayerIds,
-    RateLimited,
-    admit,
-)
+from cardwar.web.errors import ANSWERS, BadBody, RateLimited
+from cardwar.web.games import Games
+from cardwar.web.guard import Buckets, Estimates, Guard, LongRuns, PlayerIds, admit
 from cardwar.web.schemas import (
     BattlesOut,
     ChanceOut,
@@ -146,24 +131,6 @@ def parse(model: type[Model], raw: bytes) -> Model:
         raise RequestValidationError(error.errors()) from None
 
 
-class BadBody(CardwarError):
-    """A body that is not JSON at all (answered 422)."""
-
-
-def _problem(item: Any) -> str:
-    if item["type"] == "json_invalid":
-        message = item.get("ctx", {}).get("error", "")
-        if "recursion limit" in message:
-            return "body: nested too deeply"
-        if "number out of range" in message:
-            return "body: holds a number too large"
-        return "body: not valid JSON"
-    if item["type"] == "model_type":
-        return "body: must be a JSON object"
-    where = ".".join(str(part) for part in item["loc"] if part != "body") or "body"
-    return f"{where}: {item['msg']}"
-
-
 def _battles_content(round_: dict[str, Any], battles: list[Battle]) -> dict[str, Any]:
     return {"round": round_, "battles": [battle.to_dict() for battle in battles]}
 
@@ -261,37 +228,8 @@ def create_app(settings: Settings | None = None) -> Guard:
             )
         return response
 
-    @app.exception_handler(RequestValidationError)
-    async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
-        problems = list(dict.fromkeys(_problem(item) for item in error.errors()))
-        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
-
-    @app.exception_handler(RoundOverError)
-    async def round_over(_: Request, error: RoundOverError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=409)
-
-    @app.exception_handler(CardwarError)
-    async def bad_value(_: Request, error: CardwarError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=422)
-
-    @app.exception_handler(RoundNotFound)
-    @app.exception_handler(MatchNotFound)
-    @app.exception_handler(BattleNotFound)
-    async def not_found(_: Request, error: LookupError) -> JSONResponse:
-        return JSONResponse({"detail": str(error.args[0])}, status_code=404)
-
-    @app.exception_handler(MatchNotYours)
-    async def not_yours(_: Request, error: MatchNotYours) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=403)
-
-    @app.exception_handler(WorkerFailed)
-    async def worker_failed(_: Request, error: WorkerFailed) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=503, headers={"Retry-After": "1"})
-
-    @app.exception_handler(RateLimited)
-    async def rate_limited(_: Request, error: RateLimited) -> JSONResponse:
-        headers = {"Retry-After": str(error.retry_after)}
-        return JSONResponse({"detail": str(error)}, status_code=429, headers=headers)
+    for kind, answer in ANSWERS.items():
+        app.add_exception_handler(kind, answer)
 
     # The click is registered before the other API routes, so the router reaches it sooner.
     async def play(request: Request) -> Response:

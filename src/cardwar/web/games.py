@@ -6,23 +6,17 @@ before its answer leaves, so a restart, or a killed process, loses nothing that 
 
 Work is bounded: every round stops at the server's safety cap of battles, a round is loaded from
 its stored snapshot rather than replayed, and the only long work there is (a request for
-thousands of battles, or settling at the deal whether a round with no limit loops) runs in a
-worker process, so that it never holds up the event loop's clicks.
+thousands of battles, or settling at the deal whether a round with no limit loops) runs in the
+worker process (`workers.py`), so that it never holds up the event loop's clicks.
 """
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import secrets
-import signal
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -34,15 +28,19 @@ from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
 from cardwar.records import Battle
 from cardwar.rules import Rules
 from cardwar.story import battle_again, round_story
+from cardwar.web.errors import (
+    BattleNotFound,
+    MatchNotFound,
+    MatchNotYours,
+    MatchOver,
+    RoundNotFound,
+)
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
 from cardwar.web.views import round_view
+from cardwar.web.workers import Worker, deal_and_look_ahead, here, long_run, render, statistics
 
 DAY = 24 * 3600
-
-
-class RoundNotFound(LookupError):
-    """No round has this id."""
 
 
 @dataclass(slots=True)
@@ -53,75 +51,6 @@ class Live:
     round: Round
     created_at: float
     match_id: str | None = None
-
-
-class MatchNotFound(LookupError):
-    """No match has this id."""
-
-
-class MatchNotYours(PermissionError):
-    """Only the browser that started a match deals its rounds."""
-
-
-def id_words(key: str) -> str:
-    """An id as an error message quotes it: one longer than any we hand out is cut short."""
-    return repr(key if len(key) <= 40 else key[:40] + "…")
-
-
-class WorkerFailed(RuntimeError):
-    """The worker process stopped while it had work (answered 503)."""
-
-
-class BattleNotFound(LookupError):
-    """The round has not played a battle of this number."""
-
-
-def _direct(function: Any, *args: Any) -> Any:
-    return function(*args)
-
-
-class MatchOver(RoundOverError):
-    """A round asked of a match that is over, or whose round is still being played."""
-
-
-def render(content: Any) -> bytes:
-    """JSON exactly as the API's responses write it."""
-    return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
-
-
-# -- the work a worker process does: plain functions of plain values ----------------------------
-
-
-def _quiet_worker() -> None:
-    # Ctrl+C reaches the whole process group; the server, not its worker, answers it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def deal_and_look_ahead(
-    rules: dict[str, Any], seed: int, deal: list[list[str]] | None, cap: int
-) -> dict[str, Any]:
-    """Deal a round and settle at once whether it loops before the cap; returns its snapshot."""
-    round_ = Round(Rules.from_dict(rules), seed=seed, deal=deal, cap=cap)
-    round_.look_ahead()
-    return persist.snapshot(round_)
-
-
-def long_run(
-    snapshot: dict[str, Any], count: int, round_id: str, extra: dict[str, Any]
-) -> tuple[dict[str, Any], bytes]:
-    """Play up to `count` battles of the round that `snapshot` describes and render the whole
-    answer here, a battle at a time (so no list of records is ever held); returns the new
-    snapshot and the answer's JSON. `extra` holds the round's fields that only the server
-    knows (its match, its clock as the run began)."""
-    round_ = persist.resume(snapshot)
-    parts: list[bytes] = []
-    while round_.outcome is None and len(parts) < count:
-        parts.append(render(round_.play_battle().to_dict()))
-    shown = {**round_view(round_, round_id), **extra}
-    if round_.outcome is not None and "time_left_s" in shown:
-        shown["time_left_s"] = None
-    body = b'{"round":%s,"battles":[%s]}' % (render(shown), b",".join(parts))
-    return persist.snapshot(round_), body
 
 
 def score(round_: Round, was_out: int | None) -> str | None:
@@ -145,74 +74,6 @@ REPLAY_HERE = 5_000  # replays of up to this many battles are played in a thread
 
 SIMULATION_SECONDS = 2.0  # the most one request for statistics may play for
 SIMULATION_BATCH = 10_000
-
-
-def statistics(rules: dict[str, Any], rounds: int, seed: int) -> dict[str, Any]:
-    """In a worker process: play up to `rounds` random rounds on the fast simulator, stopping
-    after SIMULATION_SECONDS, and return their figures with histograms."""
-    from cardwar.sim.run import simulate  # played in the worker process
-    from cardwar.sim.tally import Tally
-
-    chosen = Rules.from_dict(rules)
-    started = time.perf_counter()
-    tally = Tally()
-    stopped_by_time = False
-    while tally.games < rounds:
-        if tally.games and time.perf_counter() - started > SIMULATION_SECONDS:
-            stopped_by_time = True
-            break
-        size = min(SIMULATION_BATCH, rounds - tally.games)
-        tally.add(simulate(chosen, size, seed, first=tally.games, workers=1))
-    return {
-        "rules": chosen.to_dict(),
-        "seed": seed,
-        "rounds_asked": rounds,
-        "stopped_by_time": stopped_by_time,
-        "seconds": round(time.perf_counter() - started, 3),
-        **tally.to_dict(chosen.players, histograms=True),
-    }
-
-
-class Worker:
-    """One worker process for long work, started when first needed."""
-
-    def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
-
-    def run(self, function: Any, *args: Any) -> Any:
-        """Run `function(*args)` in the worker process and wait for its result."""
-        with self._lock:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_quiet_worker,
-                )
-            pool = self._pool
-        try:
-            return pool.submit(function, *args).result()
-        except BrokenProcessPool:
-            # The worker died (killed, or out of memory): start a new one next time, and say so.
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            raise WorkerFailed("the server's worker process stopped; try again") from None
-
-    def close(self) -> None:
-        """Stop the worker, abandoning work in progress (nothing was answered for it)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            # The pool keeps its processes in a private dict; shutdown() alone would wait for
-            # a long run to finish, and the server has promised to stop within seconds.
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.join(5)
-            pool.shutdown(wait=True)  # now quick: lets the pool release its queues and locks
 
 
 class RoundLock:
@@ -347,7 +208,9 @@ class Games:
 
     def simulate(self, rules: Rules, rounds: int, seed: int) -> dict[str, Any]:
         """Statistics of `rounds` random rounds, played in the worker process."""
-        result: dict[str, Any] = self.worker.run(statistics, rules.to_dict(), rounds, seed)
+        result: dict[str, Any] = self.worker.run(
+            statistics, rules.to_dict(), rounds, seed, SIMULATION_SECONDS, SIMULATION_BATCH
+        )
         return result
 
     # -- looking back ----------------------------------------------------------------------------
@@ -362,14 +225,14 @@ class Games:
                 if played
                 else f"battle {number}: round {round_id} has not played a battle yet"
             )
-        run = self.worker.run if number > REPLAY_HERE else _direct
+        run = self.worker.run if number > REPLAY_HERE else here
         result: dict[str, Any] = run(battle_again, history, number)
         return {**result, "round_battles": played}
 
     def story(self, round_id: str) -> dict[str, Any]:
         """The round told battle by battle, for its chart. Call it from a thread."""
         history = self._history(round_id)
-        run = self.worker.run if history["battles"] > REPLAY_HERE else _direct
+        run = self.worker.run if history["battles"] > REPLAY_HERE else here
         result: dict[str, Any] = run(round_story, history)
         return result
 
@@ -458,7 +321,7 @@ class Games:
     def _match_row(self, match_id: str) -> MatchRow:
         row = self.store.get_match(match_id)
         if row is None:
-            raise MatchNotFound(f"match {id_words(match_id)}: no such match")
+            raise MatchNotFound.of(match_id)
         return row
 
     def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
@@ -572,7 +435,7 @@ class Games:
                 return live
         row = self.store.get(round_id)
         if row is None:
-            raise RoundNotFound(f"round {id_words(round_id)}: no such round")
+            raise RoundNotFound.of(round_id)
         # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
         assert row.snapshot is not None  # the store fills in any row from before snapshots
         live = Live(persist.resume(row.snapshot), row.created_at, row.match_id)

@@ -9,13 +9,13 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import math
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
 
+from cardwar.web.errors import RateLimited
 from cardwar.web.settings import Settings
 
 Scope = MutableMapping[str, Any]
@@ -159,14 +159,6 @@ class PlayerIds:
     def _sign(self, token: str) -> str:
         digest = hmac.new(self._key, token.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:12]).decode()
-
-
-class RateLimited(Exception):
-    """Too many requests of a kind: try again in `retry_after` seconds (answered 429)."""
-
-    def __init__(self, what: str, retry_after: float) -> None:
-        super().__init__(f"{what}: too many too fast, try again in {math.ceil(retry_after)} s")
-        self.retry_after = max(1, math.ceil(retry_after))
 
 
 class Buckets:
