@@ -23,10 +23,10 @@ from cardwar.errors import CardwarError, RulesError
 from cardwar.persist import round_json
 from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.text import describe_battle, describe_outcome, plural, seat_names
+from cardwar.web.settings import LOOPBACK_HOSTS, Settings
 
-MAX_CAP = 10_000_000
 WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
-GRACE_S = 8  # requests in flight get this long to finish when the server is told to stop
+SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
 
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
@@ -156,19 +156,22 @@ def build_parser() -> argparse.ArgumentParser:
             "Start the web game: you against the computer in your browser. Rounds, house rules "
             "and scoreboards are kept in one SQLite file, readable by you only; nothing leaves "
             "this machine. The server protects itself: it ends every round at a safety cap of "
-            "battles, reads no body over 64 KB, answers only to its own addresses, limits how "
-            "fast each browser deals new rounds, and removes rounds nobody has touched for a "
-            "while. SIGTERM or Ctrl+C stops it within 10 seconds, losing no answered battle.",
+            f"battles, reads no body over {SERVER.max_body // 1024} KB, answers only to its own "
+            "addresses, limits how fast each browser deals new rounds, and removes rounds nobody "
+            "has touched for a while. SIGTERM or Ctrl+C stops it within 10 seconds, losing no "
+            "answered battle.",
             width=79,
         ),
     )
     serve.add_argument(
         "--host",
-        default="127.0.0.1",
-        help="address to listen on (default: 127.0.0.1, this computer only); 0.0.0.0 lets "
-        "other devices on your network play, and is warned about",
+        default=SERVER.listen_host,
+        help=f"address to listen on (default: {SERVER.listen_host}, this computer only); "
+        "0.0.0.0 lets other devices on your network play, and is warned about",
     )
-    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--port", type=_port, default=SERVER.port, help=f"port to listen on ({SERVER.port})"
+    )
     serve.add_argument(
         "--db",
         type=Path,
@@ -178,19 +181,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--max-battles",
-        type=_whole(1, MAX_CAP),
-        default=100_000,
+        type=_whole(1, Settings.max_cap),
+        default=SERVER.max_battles,
         metavar="N",
         help="safety cap: end every round after N battles, even one whose rules have no "
-        "battle limit, as a battle-limit ending (default: 100000)",
+        f"battle limit, as a battle-limit ending (default: {SERVER.max_battles})",
     )
     serve.add_argument(
         "--keep-days",
         type=_days,
-        default=30.0,
+        default=SERVER.keep_days,
         metavar="DAYS",
         help="remove rounds, finished or abandoned, that nobody has touched for DAYS days; "
-        "scoreboards keep their totals (default: 30)",
+        f"scoreboards keep their totals (default: {SERVER.keep_days:g})",
     )
     serve.add_argument(
         "--allow-host",
@@ -358,21 +361,22 @@ def serve(
     host: str,
     port: int,
     db: Path | None,
-    max_battles: int = 100_000,
-    keep_days: float = 30.0,
+    max_battles: int,
+    keep_days: float,
     allow_hosts: Sequence[str] = (),
 ) -> int:
     """Run the web game until interrupted, after saying where to open it."""
     import uvicorn  # imported here so `cardwar round` starts without the web stack
 
-    from cardwar.web import Settings, create_app
-    from cardwar.web.settings import LOOPBACK_HOSTS
+    from cardwar.web import create_app
 
     wide = host in WILDCARDS
     names = [*LOOPBACK_HOSTS, host.strip("[]"), *allow_hosts]
     if host not in LOOPBACK_HOSTS:
         names += [socket.gethostname(), socket.getfqdn()]
     options: dict[str, Any] = {
+        "listen_host": host,
+        "port": port,
         "max_battles": max_battles,
         "keep_days": keep_days,
         "hosts": tuple(dict.fromkeys(name.lower() for name in names if name)),
@@ -402,12 +406,12 @@ def serve(
         )
     uvicorn.run(
         app,
-        host=host,
-        port=port,
+        host=settings.listen_host,
+        port=settings.port,
         log_level="warning",
         access_log=False,
         server_header=False,
-        timeout_graceful_shutdown=GRACE_S,
+        timeout_graceful_shutdown=settings.grace_s,
     )
     return 0
 

@@ -27,7 +27,7 @@ from cardwar.records import Battle
 from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.web.errors import ANSWERS, BadBody, RateLimited
 from cardwar.web.games import Games
-from cardwar.web.guard import Buckets, Estimates, Guard, LongRuns, PlayerIds, admit
+from cardwar.web.guard import Guard, Limits, PlayerIds
 from cardwar.web.schemas import (
     BattlesOut,
     ChanceOut,
@@ -52,10 +52,6 @@ from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 
 STATIC = Path(__file__).parent / "static"
-COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
-INLINE_BATTLES = 100  # at most this many battles are played on the event loop itself
-PRUNE_EVERY_S = 3600.0
-CHUNK = 64 * 1024
 Model = TypeVar("Model", bound=BaseModel)
 
 
@@ -151,23 +147,14 @@ def create_app(settings: Settings | None = None) -> Guard:
     store = Store(settings.db_path)
     games = Games(store, settings)
     ids = PlayerIds(store.secret())
-    writes = Buckets(settings.writes_per_minute / 60, settings.writes_burst, settings.clock)
-    all_writes = Buckets(
-        20 * settings.writes_per_minute / 60, 20 * settings.writes_burst, settings.clock
-    )
-    by_address = Buckets(
-        4 * settings.writes_per_minute / 60, 4 * settings.writes_burst, settings.clock
-    )
-    newcomers = Buckets(settings.new_players_per_minute / 60, 60, settings.clock)
-    long_runs = LongRuns(settings.long_runs)
-    # One estimate at a time leaves the other core to the clicks; eight may wait (about 30 ms).
-    estimates = Estimates(at_once=1, waiting=8)
+    limits = Limits(settings)
+    long_runs, estimates = limits.long_runs, limits.estimates
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         async def prune_now_and_then() -> None:
             while True:
-                await asyncio.sleep(PRUNE_EVERY_S)
+                await asyncio.sleep(settings.prune_every_s)
                 await run_in_threadpool(games.prune)
 
         games.open()
@@ -204,12 +191,12 @@ def create_app(settings: Settings | None = None) -> Guard:
         known = request.cookies.get(settings.cookie_name, "")
         if ids.valid(known):
             return Player(known, new=False)
-        admit("newcomers", (newcomers, address(request)))
+        limits.newcomer(address(request))
         return Player(ids.issue(), new=True)
 
     def admit_write(what: str, request: Request, who: Player) -> None:
         """A write counts against its browser, its network address and the whole server."""
-        admit(what, (writes, who.id), (by_address, address(request)), (all_writes, "*"))
+        limits.write(what, who.id, address(request))
 
     def cookie_key(request: Request) -> str:
         """Whom a long run counts for: the cookie's player, or every stranger together."""
@@ -222,7 +209,7 @@ def create_app(settings: Settings | None = None) -> Guard:
             response.set_cookie(
                 settings.cookie_name,
                 who.id,
-                max_age=COOKIE_MAX_AGE,
+                max_age=settings.cookie_max_age_s,
                 httponly=True,
                 samesite="lax",
             )
@@ -239,7 +226,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         # A click (a few battles) is played right here: a hop to a worker would cost more than
         # the battles. Long runs, or a round another request holds, go to the worker process
         # and are sent in chunks, so that they never stall anyone else's clicks.
-        if count <= INLINE_BATTLES:
+        if count <= settings.inline_battles:
             played = games.play(round_id, count, wait=False)
             if played is None:
                 if round_id in games.long_running:  # busy for seconds: say so, do not wait
@@ -258,8 +245,8 @@ def create_app(settings: Settings | None = None) -> Guard:
 
         async def chunks() -> AsyncIterator[bytes]:
             try:
-                for start in range(0, len(body), CHUNK):
-                    yield body[start : start + CHUNK]
+                for start in range(0, len(body), settings.chunk_bytes):
+                    yield body[start : start + settings.chunk_bytes]
             finally:
                 long_runs.leave(who)
 

@@ -68,14 +68,6 @@ def score(round_: Round, was_out: int | None) -> str | None:
     return "drawn" if winner is None else "won" if winner == 0 else "lost"
 
 
-REPLAY_HERE = 5_000  # replays of up to this many battles are played in a thread, longer ones in
-# the worker process
-
-
-SIMULATION_SECONDS = 2.0  # the most one request for statistics may play for
-SIMULATION_BATCH = 10_000
-
-
 class RoundLock:
     """A lock that can be weakly referenced (a bare `threading.Lock` cannot)."""
 
@@ -209,7 +201,12 @@ class Games:
     def simulate(self, rules: Rules, rounds: int, seed: int) -> dict[str, Any]:
         """Statistics of `rounds` random rounds, played in the worker process."""
         result: dict[str, Any] = self.worker.run(
-            statistics, rules.to_dict(), rounds, seed, SIMULATION_SECONDS, SIMULATION_BATCH
+            statistics,
+            rules.to_dict(),
+            rounds,
+            seed,
+            self.settings.simulation_seconds,
+            self.settings.simulation_batch,
         )
         return result
 
@@ -225,14 +222,14 @@ class Games:
                 if played
                 else f"battle {number}: round {round_id} has not played a battle yet"
             )
-        run = self.worker.run if number > REPLAY_HERE else here
+        run = self.worker.run if number > self.settings.replay_here else here
         result: dict[str, Any] = run(battle_again, history, number)
         return {**result, "round_battles": played}
 
     def story(self, round_id: str) -> dict[str, Any]:
         """The round told battle by battle, for its chart. Call it from a thread."""
         history = self._history(round_id)
-        run = self.worker.run if history["battles"] > REPLAY_HERE else here
+        run = self.worker.run if history["battles"] > self.settings.replay_here else here
         result: dict[str, Any] = run(round_story, history)
         return result
 

@@ -245,3 +245,28 @@ class Estimates:
                 yield
         finally:
             self._in -= 1
+
+
+class Limits:
+    """Every rate limit of the server, sized by its settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        per_minute, burst, clock = settings.writes_per_minute, settings.writes_burst, settings.clock
+        by_address, all_of_them = settings.address_writes_times, settings.server_writes_times
+        self._writes = Buckets(per_minute / 60, burst, clock)
+        self._by_address = Buckets(by_address * per_minute / 60, by_address * burst, clock)
+        self._all_writes = Buckets(all_of_them * per_minute / 60, all_of_them * burst, clock)
+        self._newcomers = Buckets(
+            settings.new_players_per_minute / 60, settings.new_players_burst, clock
+        )
+        self.long_runs = LongRuns(settings.long_runs)
+        self.estimates = Estimates(settings.estimates_at_once, settings.estimates_waiting)
+
+    def write(self, what: str, player: str, address: str) -> None:
+        """A write counts against its browser, its network address and the whole server."""
+        admit(what, (self._writes, player), (self._by_address, address), (self._all_writes, "*"))
+
+    def newcomer(self, address: str) -> None:
+        """A new player id counts against its network address, so that one client cannot keep
+        out everyone else's."""
+        admit("newcomers", (self._newcomers, address))
