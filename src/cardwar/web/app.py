@@ -28,6 +28,8 @@ from cardwar.rules import PRESETS, Rules, describe_fields
 from cardwar.web.errors import ANSWERS, BadBody, RateLimited
 from cardwar.web.games import Games
 from cardwar.web.guard import Guard, Limits, PlayerIds
+from cardwar.web.matches import Matches
+from cardwar.web.players import Players
 from cardwar.web.schemas import (
     BattlesOut,
     ChanceOut,
@@ -50,6 +52,7 @@ from cardwar.web.schemas import (
 )
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
+from cardwar.web.workers import Worker, statistics
 
 STATIC = Path(__file__).parent / "static"
 Model = TypeVar("Model", bound=BaseModel)
@@ -145,7 +148,10 @@ def create_app(settings: Settings | None = None) -> Guard:
     """The whole web game over the SQLite file named in `settings`, behind its guard."""
     settings = settings if settings is not None else Settings()
     store = Store(settings.db_path)
-    games = Games(store, settings)
+    worker = Worker()
+    games = Games(store, settings, worker)
+    matches = Matches(store, games)
+    players = Players(store)
     ids = PlayerIds(store.secret())
     limits = Limits(settings)
     long_runs, estimates = limits.long_runs, limits.estimates
@@ -303,7 +309,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         who = current_player(request)
         admit_write("new matches", request, who)
         dealt = await run_in_threadpool(
-            games.create_match, who.id, best_of=body.best_of, preset=body.preset,
+            matches.create, who.id, best_of=body.best_of, preset=body.preset,
             rules=body.rules, seed=body.seed,
         )  # fmt: skip
         return reply(dealt, who, status_code=201)
@@ -318,7 +324,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         who = current_player(request)
         admit_write("new rounds", request, who)
         match_id: str = request.path_params["match_id"]
-        dealt = await run_in_threadpool(games.next_round, match_id, who.id)
+        dealt = await run_in_threadpool(matches.next_round, match_id, who.id)
         return reply(dealt, who, status_code=201)
 
     add_body_route(
@@ -334,7 +340,7 @@ def create_app(settings: Settings | None = None) -> Guard:
     )
     async def get_match(match_id: str) -> JSONResponse:
         """The match: its rounds, the score, who leads and who won."""
-        return reply(await run_in_threadpool(games.match, match_id))
+        return reply(await run_in_threadpool(matches.get, match_id))
 
     @app.get(
         "/api/rounds/{round_id}/battles/{number}",
@@ -383,7 +389,10 @@ def create_app(settings: Settings | None = None) -> Guard:
         who = cookie_key(request)
         long_runs.enter(who)
         try:
-            result = await run_in_threadpool(games.simulate, rules, body.rounds, seed)
+            result = await run_in_threadpool(
+                worker.run, statistics, rules.to_dict(), body.rounds, seed,
+                settings.simulation_seconds, settings.simulation_batch,
+            )  # fmt: skip
         finally:
             long_runs.leave(who)
         return reply(result)
@@ -406,10 +415,10 @@ def create_app(settings: Settings | None = None) -> Guard:
         return reply(round_)
 
     def me_content(player: str) -> dict[str, Any]:
-        board = games.scoreboard(player)
+        board = players.scoreboard(player)
         latest = games.latest(player)
         round_, last = (None, None) if latest is None else latest
-        match_id = games.current_match_id(player, round_)
+        match_id = matches.current_id(player, round_)
         return {
             "scoreboard": {
                 "won": board.won,
@@ -420,8 +429,8 @@ def create_app(settings: Settings | None = None) -> Guard:
             },
             "round": round_,
             "last_battle": None if last is None else last.to_dict(),
-            "match": None if match_id is None else games.match(match_id),
-            "house_rules": _house_rules(games.house_rules(player), games.best_of(player)),
+            "match": None if match_id is None else matches.get(match_id),
+            "house_rules": _house_rules(players.house_rules(player), players.best_of(player)),
         }
 
     @app.get(
@@ -444,7 +453,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         admit_write("house rules", request, who)
         chosen, best_of = await run_in_threadpool(
             functools.partial(
-                games.choose_house_rules,
+                players.choose_house_rules,
                 who.id,
                 preset=body.preset,
                 rules=body.rules,

@@ -1,8 +1,10 @@
-"""The rounds the server plays: create, look up and play them, one request per round at a time.
+"""The rounds the server plays: each round's lock, the live rounds kept in memory, and the clock
+of a timed round.
 
-Routes call this; it calls the engine and the store. Each round is guarded by a lock, so twenty
-simultaneous one-battle clicks play exactly twenty battles. A battle is committed to SQLite
-before its answer leaves, so a restart, or a killed process, loses nothing that was answered.
+Routes call this; it calls the engine, the store and the worker process. Each round is guarded
+by a lock, so twenty simultaneous one-battle clicks play exactly twenty battles. A battle is
+committed to SQLite before its answer leaves, so a restart, or a killed process, loses nothing
+that was answered.
 
 Work is bounded: every round stops at the server's safety cap of battles, a round is loaded from
 its stored snapshot rather than replayed, and the only long work there is (a request for
@@ -22,23 +24,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardwar import persist
-from cardwar.engine import Round, check_seed
-from cardwar.errors import RoundOverError, RulesError
-from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
+from cardwar.engine import Round
+from cardwar.errors import RoundOverError
+from cardwar.match import PAGE_SEEDS, Match
 from cardwar.records import Battle
 from cardwar.rules import Rules
 from cardwar.story import battle_again, round_story
-from cardwar.web.errors import (
-    BattleNotFound,
-    MatchNotFound,
-    MatchNotYours,
-    MatchOver,
-    RoundNotFound,
-)
+from cardwar.web.errors import BattleNotFound, MatchNotFound, RoundNotFound
 from cardwar.web.settings import Settings
-from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
+from cardwar.web.store import MatchUpdate, Store
 from cardwar.web.views import round_view
-from cardwar.web.workers import Worker, deal_and_look_ahead, here, long_run, render, statistics
+from cardwar.web.workers import Worker, deal_and_look_ahead, here, long_run, render
 
 DAY = 24 * 3600
 
@@ -82,10 +78,10 @@ class RoundLock:
 class Games:
     """Every round of the server, kept in SQLite and, while in use, in memory."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, worker: Worker) -> None:
         self.store = store
         self.settings = settings
-        self.worker = Worker()
+        self.worker = worker
         self._clock = settings.clock
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -137,8 +133,7 @@ class Games:
         with self._holding(round_id, wait) as held:
             if not held:
                 return None
-            live = self._load(round_id)
-            self._check_clock(round_id, live)
+            live, _ = self._current(round_id)
             return self._view(round_id, live)
 
     def play(
@@ -153,11 +148,11 @@ class Games:
         with self._holding(round_id, wait) as held:
             if not held:
                 return None
-            live = self._load(round_id)
+            live, time_up = self._current(round_id)
+            if time_up:
+                return self._view(round_id, live), []
             round_ = live.round
             self._refuse_if_over(round_id, round_)
-            if self._check_clock(round_id, live):
-                return self._view(round_id, live), []
             was_out = round_.out_at[0]
             battles = round_.play(count)
             self._save(round_id, live, score=score(round_, was_out))
@@ -167,10 +162,10 @@ class Games:
         """Play up to `count` battles in the worker process and return the whole answer as
         JSON, rendered there. Call it from a thread: it waits for the round and the worker."""
         with self._holding(round_id, wait=True):
-            live = self._load(round_id)
-            self._refuse_if_over(round_id, live.round)
-            if self._check_clock(round_id, live):
+            live, time_up = self._current(round_id)
+            if time_up:
                 return render({"round": self._view(round_id, live), "battles": []})
+            self._refuse_if_over(round_id, live.round)
             was_out = live.round.out_at[0]
             shown = self._view(round_id, live)
             extra = {key: shown[key] for key in ("match_id", "time_left_s")}
@@ -192,23 +187,21 @@ class Games:
         from cardwar.sim.chance import chance_to_win, settled  # `cardwar serve` loaded it at start
 
         with self._holding(round_id, wait=True):
-            round_ = self._current(round_id)
+            round_ = self._current(round_id)[0].round
             if round_.outcome is not None:
                 return settled(round_).to_dict()
             copy = persist.resume(persist.snapshot(round_))
         return chance_to_win(copy).to_dict()
 
-    def simulate(self, rules: Rules, rounds: int, seed: int) -> dict[str, Any]:
-        """Statistics of `rounds` random rounds, played in the worker process."""
-        result: dict[str, Any] = self.worker.run(
-            statistics,
-            rules.to_dict(),
-            rounds,
-            seed,
-            self.settings.simulation_seconds,
-            self.settings.simulation_batch,
-        )
-        return result
+    def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
+        """The player's most recent round, finished or not, in the API's shape, with the
+        record of its last battle (what the table shows again after a reload)."""
+        round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
+        if round_id is None:
+            return None
+        with self._holding(round_id, wait=True):
+            live, _ = self._current(round_id)
+            return self._view(round_id, live), live.round.last_battle
 
     # -- looking back ----------------------------------------------------------------------------
 
@@ -235,151 +228,9 @@ class Games:
 
     def _history(self, round_id: str) -> dict[str, Any]:
         with self._holding(round_id, wait=True):
-            live = self._load(round_id)
-            self._check_clock(round_id, live)
-            return persist.history(live.round)
+            return persist.history(self._current(round_id)[0].round)
 
-    # -- matches ---------------------------------------------------------------------------------
-
-    def create_match(
-        self,
-        player: str | None,
-        *,
-        best_of: int,
-        preset: str = "classic",
-        rules: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-    ) -> dict[str, Any]:
-        """Start a match of `best_of` rounds under the given rules, and deal its first round;
-        returns the match in the API's shape, with that round. The match's seed deals every
-        round (the server picks one when none is given). Call it from a thread."""
-        check_best_of(best_of)
-        chosen = Rules.choose(preset, rules)
-        seed = check_seed(seed) if seed is not None else secrets.randbelow(PAGE_SEEDS)
-        match_id = secrets.token_urlsafe(16)
-        self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, self._clock())
-        round_ = self.create(
-            player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id
-        )
-        return {**self.match(match_id), "round": round_}
-
-    def next_round(self, match_id: str, player: str | None) -> dict[str, Any]:
-        """Deal the match's next round; refused (409) once the match is over, or while its
-        last round is still being played, and (403) for any browser but the one that started it
-        (another could otherwise leave the owner waiting on a round it cannot see). Call it
-        from a thread."""
-        row = self._match_row(match_id)
-        if row.player is not None and row.player != player:
-            raise MatchNotYours(
-                f"match {match_id}: only the browser that started it deals its rounds"
-            )
-        match = Match.of(row.best_of, row.rules["players"], row.winners)
-        if match.over:
-            raise MatchOver(f"match {match_id} is over: seat {match.winner} won it")
-        if len(row.rounds) > len(row.winners):
-            raise MatchOver(
-                f"match {match_id}: round {row.rounds[-1]} is still being played; finish it "
-                "before dealing the next"
-            )
-        seed = round_seed(row.seed, len(row.rounds))
-        round_ = self.create(player, rules=row.rules, seed=seed, match_id=match_id)
-        return {**self.match(match_id), "round": round_}
-
-    def match(self, match_id: str) -> dict[str, Any]:
-        """The match in the API's shape: its rounds, the score, the leader and the winner."""
-        row = self._match_row(match_id)
-        match = Match.of(row.best_of, row.rules["players"], row.winners)
-        rounds = [
-            {"id": round_id, "winner": row.winners[i] if i < len(row.winners) else None,
-             "over": i < len(row.winners)}
-            for i, round_id in enumerate(row.rounds)
-        ]  # fmt: skip
-        return {
-            "id": match_id,
-            "seed": row.seed,
-            "best_of": row.best_of,
-            "needed": match.needed,
-            "rules": row.rules,
-            "rounds": rounds,
-            "score": list(match.score),
-            "draws": match.draws,
-            "leader": match.leader,
-            "winner": match.winner,
-            "over": match.over,
-        }
-
-    def current_match_id(self, player: str, latest: dict[str, Any] | None) -> str | None:
-        """The match the table shows: the latest round's, or else the player's last match
-        while it is undecided (a replay or a shared deal was played in the middle of it)."""
-        if latest is not None and latest["match_id"] is not None:
-            return str(latest["match_id"])
-        return self.store.open_match_id(player)
-
-    def _match_row(self, match_id: str) -> MatchRow:
-        row = self.store.get_match(match_id)
-        if row is None:
-            raise MatchNotFound.of(match_id)
-        return row
-
-    def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
-        """The match once the round `round_id` has ended with `winner`."""
-        row = self._match_row(match_id)
-        position = row.rounds.index(round_id)
-        if position < len(row.winners):  # already counted (a clock called after a long run)
-            return MatchUpdate(
-                match_id,
-                row.winners,
-                Match.of(row.best_of, row.rules["players"], row.winners).winner,
-            )
-        match = Match.of(row.best_of, row.rules["players"], row.winners).add(winner)
-        return MatchUpdate(match_id, match.winners, match.winner)
-
-    def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
-        """The player's most recent round, finished or not, in the API's shape, with the
-        record of its last battle (what the table shows again after a reload)."""
-        round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
-        if round_id is None:
-            return None
-        with self._holding(round_id, wait=True):
-            live = self._load(round_id)
-            self._check_clock(round_id, live)
-            return self._view(round_id, live), live.round.last_battle
-
-    def house_rules(self, player: str) -> Rules:
-        """The rules the player chose for their next rounds (classic until they choose)."""
-        stored = self.store.house_rules(player)
-        if stored is None:
-            return Rules.preset("classic")
-        try:
-            return Rules.from_dict(stored)
-        except RulesError:  # stored by an older version with other limits: start afresh
-            return Rules.preset("classic")
-
-    def best_of(self, player: str) -> int:
-        """How many rounds the player's matches last: 1 (single rounds), 3 or 5."""
-        return self.store.best_of(player)
-
-    def choose_house_rules(
-        self,
-        player: str,
-        *,
-        preset: str = "classic",
-        rules: Mapping[str, Any] | None = None,
-        best_of: int | None = None,
-    ) -> tuple[Rules, int]:
-        """Check and remember the player's choice of rules, and of match length when given
-        (left as it was when not); returns the rules filled in and the match length."""
-        chosen = Rules.choose(preset, rules)
-        if best_of is not None:
-            check_best_of(best_of)
-        self.store.set_house_rules(player, chosen.to_dict())
-        if best_of is not None:
-            self.store.set_best_of(player, best_of)
-        return chosen, self.store.best_of(player)
-
-    def scoreboard(self, player: str) -> Scoreboard:
-        """The player's rounds won, lost and drawn."""
-        return self.store.scoreboard(player)
+    # -- the server's life -----------------------------------------------------------------------
 
     def prune(self) -> tuple[int, int]:
         """Remove rounds and players older than the settings keep; returns how many went."""
@@ -401,7 +252,7 @@ class Games:
         self.worker.close()
         self.store.close()
 
-    # -- inside ----------------------------------------------------------------------------------
+    # -- inside: the lock, the cache and the clock -----------------------------------------------
 
     @contextmanager
     def _holding(self, round_id: str, wait: bool) -> Iterator[bool]:
@@ -418,11 +269,11 @@ class Games:
         finally:
             lock.release()
 
-    def _current(self, round_id: str) -> Round:
-        """The round as it stands now, its clock checked; call it holding the round's lock."""
+    def _current(self, round_id: str) -> tuple[Live, bool]:
+        """The round as it stands now, and whether this call ended it: a timed round whose
+        clock has run out is ended first. Call it holding the round's lock."""
         live = self._load(round_id)
-        self._check_clock(round_id, live)
-        return live.round
+        return live, self._check_clock(round_id, live)
 
     def _load(self, round_id: str) -> Live:
         with self._cache_lock:
@@ -479,6 +330,22 @@ class Games:
             with self._cache_lock:
                 self._cache.pop(round_id, None)
             raise
+
+    def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
+        """The match once the round `round_id` has ended with `winner`: saved with the round's
+        last battle, in the same write."""
+        row = self.store.get_match(match_id)
+        if row is None:
+            raise MatchNotFound.of(match_id)
+        position = row.rounds.index(round_id)
+        if position < len(row.winners):  # already counted (a clock called after a long run)
+            return MatchUpdate(
+                match_id,
+                row.winners,
+                Match.of(row.best_of, row.rules["players"], row.winners).winner,
+            )
+        match = Match.of(row.best_of, row.rules["players"], row.winners).add(winner)
+        return MatchUpdate(match_id, match.winners, match.winner)
 
     def _check_clock(self, round_id: str, live: Live) -> bool:
         """End a timed round whose clock has run out; True if this call ended it."""
