@@ -16,9 +16,10 @@ from fastapi.staticfiles import StaticFiles
 from cardwar.web.deps import Services
 from cardwar.web.errors import ANSWERS
 from cardwar.web.games import Games
-from cardwar.web.guard import Guard, Limits, PlayerIds
+from cardwar.web.guard import Guard
+from cardwar.web.limits import Limits
 from cardwar.web.matches import Matches
-from cardwar.web.players import Players
+from cardwar.web.players import PlayerIds, Players
 from cardwar.web.routes import matches, me, pages, rounds, rules, simulations
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store

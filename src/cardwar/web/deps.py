@@ -13,9 +13,9 @@ from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
 from cardwar.web.games import Games
-from cardwar.web.guard import Limits, PlayerIds
+from cardwar.web.limits import Limits
 from cardwar.web.matches import Matches
-from cardwar.web.players import Players
+from cardwar.web.players import PlayerIds, Players
 from cardwar.web.settings import Settings
 from cardwar.web.workers import Worker
 

@@ -1,10 +1,12 @@
-"""What the server keeps for each browser: its house rules, its match length and its scoreboard.
-
-A browser is known only by the anonymous, signed id in its cookie (`guard.PlayerIds`).
-"""
+"""The server's players: who a browser is, by the signed anonymous id in its cookie, and what the
+server keeps for it (its house rules, its match length and its scoreboard)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,6 +14,28 @@ from cardwar.errors import RulesError
 from cardwar.match import check_best_of
 from cardwar.rules import Rules
 from cardwar.web.store import Scoreboard, Store
+
+
+class PlayerIds:
+    """Anonymous player ids, signed with the server's key so that nobody can make their own:
+    a rate limit per browser means something only if a browser cannot be invented at will."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    def issue(self) -> str:
+        """A new id: 128 random bits and their signature."""
+        token = secrets.token_urlsafe(16)
+        return f"{token}.{self._sign(token)}"
+
+    def valid(self, value: str) -> bool:
+        """True if `value` is an id this server issued."""
+        token, dot, signature = value.partition(".")
+        return bool(dot) and len(value) <= 64 and hmac.compare_digest(signature, self._sign(token))
+
+    def _sign(self, token: str) -> str:
+        digest = hmac.new(self._key, token.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
 class Players:
