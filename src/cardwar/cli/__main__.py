@@ -1,5 +1,5 @@
 """`python -m cardwar.cli`: the `cardwar` command."""
 
-from cardwar.cli.main import main
+from cardwar.cli import main
 
 raise SystemExit(main())

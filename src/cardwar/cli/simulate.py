@@ -1,5 +1,5 @@
 """`cardwar simulate`: the command line's adapter for the fast simulator (parsing is in
-`cli.main`; the work is in `sim.run`, `sim.exhaustive` and `sim.cluster`; this prints)."""
+`cardwar.cli`; the work is in `sim.run`, `sim.exhaustive` and `sim.cluster`; this prints)."""
 
 from __future__ import annotations
 

@@ -106,6 +106,7 @@ class Answer:
     """Whether the answer carries Retry-After (the error is a `TryAgain`)."""
 
     async def __call__(self, _: Request, error: Exception) -> JSONResponse:
+        """The answer to `error`: its detail, this status, and Retry-After if it says when."""
         headers = None
         if self.retry_after:
             assert isinstance(error, TryAgain)
