@@ -21,7 +21,8 @@ from fastapi.testclient import TestClient
 
 from cardwar import Round, Rules, persist
 from cardwar.engine import MAX_SEED
-from cardwar.web.guard import Estimates, RateLimited
+from cardwar.web.errors import RateLimited
+from cardwar.web.limits import Estimates
 
 from conftest import ClientFactory, LiveServer
 from helpers import scores

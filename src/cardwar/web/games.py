@@ -1,48 +1,42 @@
-"""The rounds the server plays: create, look up and play them, one request per round at a time.
+"""The rounds the server plays: each round's lock, the live rounds kept in memory, and the clock
+of a timed round.
 
-Routes call this; it calls the engine and the store. Each round is guarded by a lock, so twenty
-simultaneous one-battle clicks play exactly twenty battles. A battle is committed to SQLite
-before its answer leaves, so a restart, or a killed process, loses nothing that was answered.
+Routes call this; it calls the engine, the store and the worker process. Each round is guarded
+by a lock, so twenty simultaneous one-battle clicks play exactly twenty battles. A battle is
+committed to SQLite before its answer leaves, so a restart, or a killed process, loses nothing
+that was answered.
 
 Work is bounded: every round stops at the server's safety cap of battles, a round is loaded from
 its stored snapshot rather than replayed, and the only long work there is (a request for
-thousands of battles, or settling at the deal whether a round with no limit loops) runs in a
-worker process, so that it never holds up the event loop's clicks.
+thousands of battles, or settling at the deal whether a round with no limit loops) runs in the
+worker process (`workers.py`), so that it never holds up the event loop's clicks.
 """
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import secrets
-import signal
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from cardwar import persist
-from cardwar.engine import Round, check_seed
-from cardwar.errors import RoundOverError, RulesError
-from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
+from cardwar.engine import Round
+from cardwar.errors import RoundOverError
+from cardwar.match import PAGE_SEEDS, Match
 from cardwar.records import Battle
 from cardwar.rules import Rules
 from cardwar.story import battle_again, round_story
+from cardwar.web.errors import BattleNotFound, MatchNotFound, RoundNotFound
 from cardwar.web.settings import Settings
-from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
+from cardwar.web.store import MatchUpdate, Store
 from cardwar.web.views import round_view
+from cardwar.web.workers import Worker, deal_and_look_ahead, here, long_run, render
 
 DAY = 24 * 3600
-
-
-class RoundNotFound(LookupError):
-    """No round has this id."""
 
 
 @dataclass(slots=True)
@@ -53,75 +47,6 @@ class Live:
     round: Round
     created_at: float
     match_id: str | None = None
-
-
-class MatchNotFound(LookupError):
-    """No match has this id."""
-
-
-class MatchNotYours(PermissionError):
-    """Only the browser that started a match deals its rounds."""
-
-
-def id_words(key: str) -> str:
-    """An id as an error message quotes it: one longer than any we hand out is cut short."""
-    return repr(key if len(key) <= 40 else key[:40] + "…")
-
-
-class WorkerFailed(RuntimeError):
-    """The worker process stopped while it had work (answered 503)."""
-
-
-class BattleNotFound(LookupError):
-    """The round has not played a battle of this number."""
-
-
-def _direct(function: Any, *args: Any) -> Any:
-    return function(*args)
-
-
-class MatchOver(RoundOverError):
-    """A round asked of a match that is over, or whose round is still being played."""
-
-
-def render(content: Any) -> bytes:
-    """JSON exactly as the API's responses write it."""
-    return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
-
-
-# -- the work a worker process does: plain functions of plain values ----------------------------
-
-
-def _quiet_worker() -> None:
-    # Ctrl+C reaches the whole process group; the server, not its worker, answers it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def deal_and_look_ahead(
-    rules: dict[str, Any], seed: int, deal: list[list[str]] | None, cap: int
-) -> dict[str, Any]:
-    """Deal a round and settle at once whether it loops before the cap; returns its snapshot."""
-    round_ = Round(Rules.from_dict(rules), seed=seed, deal=deal, cap=cap)
-    round_.look_ahead()
-    return persist.snapshot(round_)
-
-
-def long_run(
-    snapshot: dict[str, Any], count: int, round_id: str, extra: dict[str, Any]
-) -> tuple[dict[str, Any], bytes]:
-    """Play up to `count` battles of the round that `snapshot` describes and render the whole
-    answer here, a battle at a time (so no list of records is ever held); returns the new
-    snapshot and the answer's JSON. `extra` holds the round's fields that only the server
-    knows (its match, its clock as the run began)."""
-    round_ = persist.resume(snapshot)
-    parts: list[bytes] = []
-    while round_.outcome is None and len(parts) < count:
-        parts.append(render(round_.play_battle().to_dict()))
-    shown = {**round_view(round_, round_id), **extra}
-    if round_.outcome is not None and "time_left_s" in shown:
-        shown["time_left_s"] = None
-    body = b'{"round":%s,"battles":[%s]}' % (render(shown), b",".join(parts))
-    return persist.snapshot(round_), body
 
 
 def score(round_: Round, was_out: int | None) -> str | None:
@@ -139,82 +64,6 @@ def score(round_: Round, was_out: int | None) -> str | None:
     return "drawn" if winner is None else "won" if winner == 0 else "lost"
 
 
-REPLAY_HERE = 5_000  # replays of up to this many battles are played in a thread, longer ones in
-# the worker process
-
-
-SIMULATION_SECONDS = 2.0  # the most one request for statistics may play for
-SIMULATION_BATCH = 10_000
-
-
-def statistics(rules: dict[str, Any], rounds: int, seed: int) -> dict[str, Any]:
-    """In a worker process: play up to `rounds` random rounds on the fast simulator, stopping
-    after SIMULATION_SECONDS, and return their figures with histograms."""
-    from cardwar.sim.run import simulate  # played in the worker process
-    from cardwar.sim.tally import Tally
-
-    chosen = Rules.from_dict(rules)
-    started = time.perf_counter()
-    tally = Tally()
-    stopped_by_time = False
-    while tally.games < rounds:
-        if tally.games and time.perf_counter() - started > SIMULATION_SECONDS:
-            stopped_by_time = True
-            break
-        size = min(SIMULATION_BATCH, rounds - tally.games)
-        tally.add(simulate(chosen, size, seed, first=tally.games, workers=1))
-    return {
-        "rules": chosen.to_dict(),
-        "seed": seed,
-        "rounds_asked": rounds,
-        "stopped_by_time": stopped_by_time,
-        "seconds": round(time.perf_counter() - started, 3),
-        **tally.to_dict(chosen.players, histograms=True),
-    }
-
-
-class Worker:
-    """One worker process for long work, started when first needed."""
-
-    def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
-
-    def run(self, function: Any, *args: Any) -> Any:
-        """Run `function(*args)` in the worker process and wait for its result."""
-        with self._lock:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_quiet_worker,
-                )
-            pool = self._pool
-        try:
-            return pool.submit(function, *args).result()
-        except BrokenProcessPool:
-            # The worker died (killed, or out of memory): start a new one next time, and say so.
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            raise WorkerFailed("the server's worker process stopped; try again") from None
-
-    def close(self) -> None:
-        """Stop the worker, abandoning work in progress (nothing was answered for it)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            # The pool keeps its processes in a private dict; shutdown() alone would wait for
-            # a long run to finish, and the server has promised to stop within seconds.
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.join(5)
-            pool.shutdown(wait=True)  # now quick: lets the pool release its queues and locks
-
-
 class RoundLock:
     """A lock that can be weakly referenced (a bare `threading.Lock` cannot)."""
 
@@ -229,10 +78,10 @@ class RoundLock:
 class Games:
     """Every round of the server, kept in SQLite and, while in use, in memory."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, worker: Worker) -> None:
         self.store = store
         self.settings = settings
-        self.worker = Worker()
+        self.worker = worker
         self._clock = settings.clock
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -284,8 +133,7 @@ class Games:
         with self._holding(round_id, wait) as held:
             if not held:
                 return None
-            live = self._load(round_id)
-            self._check_clock(round_id, live)
+            live, _ = self._current(round_id)
             return self._view(round_id, live)
 
     def play(
@@ -300,11 +148,11 @@ class Games:
         with self._holding(round_id, wait) as held:
             if not held:
                 return None
-            live = self._load(round_id)
+            live, time_up = self._current(round_id)
+            if time_up:
+                return self._view(round_id, live), []
             round_ = live.round
             self._refuse_if_over(round_id, round_)
-            if self._check_clock(round_id, live):
-                return self._view(round_id, live), []
             was_out = round_.out_at[0]
             battles = round_.play(count)
             self._save(round_id, live, score=score(round_, was_out))
@@ -314,10 +162,10 @@ class Games:
         """Play up to `count` battles in the worker process and return the whole answer as
         JSON, rendered there. Call it from a thread: it waits for the round and the worker."""
         with self._holding(round_id, wait=True):
-            live = self._load(round_id)
-            self._refuse_if_over(round_id, live.round)
-            if self._check_clock(round_id, live):
+            live, time_up = self._current(round_id)
+            if time_up:
                 return render({"round": self._view(round_id, live), "battles": []})
+            self._refuse_if_over(round_id, live.round)
             was_out = live.round.out_at[0]
             shown = self._view(round_id, live)
             extra = {key: shown[key] for key in ("match_id", "time_left_s")}
@@ -339,16 +187,21 @@ class Games:
         from cardwar.sim.chance import chance_to_win, settled  # `cardwar serve` loaded it at start
 
         with self._holding(round_id, wait=True):
-            round_ = self._current(round_id)
+            round_ = self._current(round_id)[0].round
             if round_.outcome is not None:
                 return settled(round_).to_dict()
             copy = persist.resume(persist.snapshot(round_))
         return chance_to_win(copy).to_dict()
 
-    def simulate(self, rules: Rules, rounds: int, seed: int) -> dict[str, Any]:
-        """Statistics of `rounds` random rounds, played in the worker process."""
-        result: dict[str, Any] = self.worker.run(statistics, rules.to_dict(), rounds, seed)
-        return result
+    def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
+        """The player's most recent round, finished or not, in the API's shape, with the
+        record of its last battle (what the table shows again after a reload)."""
+        round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
+        if round_id is None:
+            return None
+        with self._holding(round_id, wait=True):
+            live, _ = self._current(round_id)
+            return self._view(round_id, live), live.round.last_battle
 
     # -- looking back ----------------------------------------------------------------------------
 
@@ -362,164 +215,22 @@ class Games:
                 if played
                 else f"battle {number}: round {round_id} has not played a battle yet"
             )
-        run = self.worker.run if number > REPLAY_HERE else _direct
+        run = self.worker.run if number > self.settings.replay_here else here
         result: dict[str, Any] = run(battle_again, history, number)
         return {**result, "round_battles": played}
 
     def story(self, round_id: str) -> dict[str, Any]:
         """The round told battle by battle, for its chart. Call it from a thread."""
         history = self._history(round_id)
-        run = self.worker.run if history["battles"] > REPLAY_HERE else _direct
+        run = self.worker.run if history["battles"] > self.settings.replay_here else here
         result: dict[str, Any] = run(round_story, history)
         return result
 
     def _history(self, round_id: str) -> dict[str, Any]:
         with self._holding(round_id, wait=True):
-            live = self._load(round_id)
-            self._check_clock(round_id, live)
-            return persist.history(live.round)
+            return persist.history(self._current(round_id)[0].round)
 
-    # -- matches ---------------------------------------------------------------------------------
-
-    def create_match(
-        self,
-        player: str | None,
-        *,
-        best_of: int,
-        preset: str = "classic",
-        rules: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-    ) -> dict[str, Any]:
-        """Start a match of `best_of` rounds under the given rules, and deal its first round;
-        returns the match in the API's shape, with that round. The match's seed deals every
-        round (the server picks one when none is given). Call it from a thread."""
-        check_best_of(best_of)
-        chosen = Rules.choose(preset, rules)
-        seed = check_seed(seed) if seed is not None else secrets.randbelow(PAGE_SEEDS)
-        match_id = secrets.token_urlsafe(16)
-        self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, self._clock())
-        round_ = self.create(
-            player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id
-        )
-        return {**self.match(match_id), "round": round_}
-
-    def next_round(self, match_id: str, player: str | None) -> dict[str, Any]:
-        """Deal the match's next round; refused (409) once the match is over, or while its
-        last round is still being played, and (403) for any browser but the one that started it
-        (another could otherwise leave the owner waiting on a round it cannot see). Call it
-        from a thread."""
-        row = self._match_row(match_id)
-        if row.player is not None and row.player != player:
-            raise MatchNotYours(
-                f"match {match_id}: only the browser that started it deals its rounds"
-            )
-        match = Match.of(row.best_of, row.rules["players"], row.winners)
-        if match.over:
-            raise MatchOver(f"match {match_id} is over: seat {match.winner} won it")
-        if len(row.rounds) > len(row.winners):
-            raise MatchOver(
-                f"match {match_id}: round {row.rounds[-1]} is still being played; finish it "
-                "before dealing the next"
-            )
-        seed = round_seed(row.seed, len(row.rounds))
-        round_ = self.create(player, rules=row.rules, seed=seed, match_id=match_id)
-        return {**self.match(match_id), "round": round_}
-
-    def match(self, match_id: str) -> dict[str, Any]:
-        """The match in the API's shape: its rounds, the score, the leader and the winner."""
-        row = self._match_row(match_id)
-        match = Match.of(row.best_of, row.rules["players"], row.winners)
-        rounds = [
-            {"id": round_id, "winner": row.winners[i] if i < len(row.winners) else None,
-             "over": i < len(row.winners)}
-            for i, round_id in enumerate(row.rounds)
-        ]  # fmt: skip
-        return {
-            "id": match_id,
-            "seed": row.seed,
-            "best_of": row.best_of,
-            "needed": match.needed,
-            "rules": row.rules,
-            "rounds": rounds,
-            "score": list(match.score),
-            "draws": match.draws,
-            "leader": match.leader,
-            "winner": match.winner,
-            "over": match.over,
-        }
-
-    def current_match_id(self, player: str, latest: dict[str, Any] | None) -> str | None:
-        """The match the table shows: the latest round's, or else the player's last match
-        while it is undecided (a replay or a shared deal was played in the middle of it)."""
-        if latest is not None and latest["match_id"] is not None:
-            return str(latest["match_id"])
-        return self.store.open_match_id(player)
-
-    def _match_row(self, match_id: str) -> MatchRow:
-        row = self.store.get_match(match_id)
-        if row is None:
-            raise MatchNotFound(f"match {id_words(match_id)}: no such match")
-        return row
-
-    def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
-        """The match once the round `round_id` has ended with `winner`."""
-        row = self._match_row(match_id)
-        position = row.rounds.index(round_id)
-        if position < len(row.winners):  # already counted (a clock called after a long run)
-            return MatchUpdate(
-                match_id,
-                row.winners,
-                Match.of(row.best_of, row.rules["players"], row.winners).winner,
-            )
-        match = Match.of(row.best_of, row.rules["players"], row.winners).add(winner)
-        return MatchUpdate(match_id, match.winners, match.winner)
-
-    def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
-        """The player's most recent round, finished or not, in the API's shape, with the
-        record of its last battle (what the table shows again after a reload)."""
-        round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
-        if round_id is None:
-            return None
-        with self._holding(round_id, wait=True):
-            live = self._load(round_id)
-            self._check_clock(round_id, live)
-            return self._view(round_id, live), live.round.last_battle
-
-    def house_rules(self, player: str) -> Rules:
-        """The rules the player chose for their next rounds (classic until they choose)."""
-        stored = self.store.house_rules(player)
-        if stored is None:
-            return Rules.preset("classic")
-        try:
-            return Rules.from_dict(stored)
-        except RulesError:  # stored by an older version with other limits: start afresh
-            return Rules.preset("classic")
-
-    def best_of(self, player: str) -> int:
-        """How many rounds the player's matches last: 1 (single rounds), 3 or 5."""
-        return self.store.best_of(player)
-
-    def choose_house_rules(
-        self,
-        player: str,
-        *,
-        preset: str = "classic",
-        rules: Mapping[str, Any] | None = None,
-        best_of: int | None = None,
-    ) -> tuple[Rules, int]:
-        """Check and remember the player's choice of rules, and of match length when given
-        (left as it was when not); returns the rules filled in and the match length."""
-        chosen = Rules.choose(preset, rules)
-        if best_of is not None:
-            check_best_of(best_of)
-        self.store.set_house_rules(player, chosen.to_dict())
-        if best_of is not None:
-            self.store.set_best_of(player, best_of)
-        return chosen, self.store.best_of(player)
-
-    def scoreboard(self, player: str) -> Scoreboard:
-        """The player's rounds won, lost and drawn."""
-        return self.store.scoreboard(player)
+    # -- the server's life -----------------------------------------------------------------------
 
     def prune(self) -> tuple[int, int]:
         """Remove rounds and players older than the settings keep; returns how many went."""
@@ -541,7 +252,7 @@ class Games:
         self.worker.close()
         self.store.close()
 
-    # -- inside ----------------------------------------------------------------------------------
+    # -- inside: the lock, the cache and the clock -----------------------------------------------
 
     @contextmanager
     def _holding(self, round_id: str, wait: bool) -> Iterator[bool]:
@@ -558,11 +269,11 @@ class Games:
         finally:
             lock.release()
 
-    def _current(self, round_id: str) -> Round:
-        """The round as it stands now, its clock checked; call it holding the round's lock."""
+    def _current(self, round_id: str) -> tuple[Live, bool]:
+        """The round as it stands now, and whether this call ended it: a timed round whose
+        clock has run out is ended first. Call it holding the round's lock."""
         live = self._load(round_id)
-        self._check_clock(round_id, live)
-        return live.round
+        return live, self._check_clock(round_id, live)
 
     def _load(self, round_id: str) -> Live:
         with self._cache_lock:
@@ -572,7 +283,7 @@ class Games:
                 return live
         row = self.store.get(round_id)
         if row is None:
-            raise RoundNotFound(f"round {id_words(round_id)}: no such round")
+            raise RoundNotFound.of(round_id)
         # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
         assert row.snapshot is not None  # the store fills in any row from before snapshots
         live = Live(persist.resume(row.snapshot), row.created_at, row.match_id)
@@ -619,6 +330,22 @@ class Games:
             with self._cache_lock:
                 self._cache.pop(round_id, None)
             raise
+
+    def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
+        """The match once the round `round_id` has ended with `winner`: saved with the round's
+        last battle, in the same write."""
+        row = self.store.get_match(match_id)
+        if row is None:
+            raise MatchNotFound.of(match_id)
+        position = row.rounds.index(round_id)
+        if position < len(row.winners):  # already counted (a clock called after a long run)
+            return MatchUpdate(
+                match_id,
+                row.winners,
+                Match.of(row.best_of, row.rules["players"], row.winners).winner,
+            )
+        match = Match.of(row.best_of, row.rules["players"], row.winners).add(winner)
+        return MatchUpdate(match_id, match.winners, match.winner)
 
     def _check_clock(self, round_id: str, live: Live) -> bool:
         """End a timed round whose clock has run out; True if this call ended it."""

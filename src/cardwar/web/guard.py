@@ -1,19 +1,11 @@
-"""What stands in front of the app and beside its routes: the Host it answers to, the size and
-type of request bodies, the headers every answer carries, signed player ids, and rate limits."""
+"""What stands in front of the app: the Host it answers to, the size and type of request bodies,
+and the headers every answer carries."""
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import hashlib
-import hmac
 import ipaddress
 import json
-import math
-import secrets
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from cardwar.web.settings import Settings
@@ -137,119 +129,3 @@ async def refuse(send: Send, status: int, detail: str) -> None:
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
-
-
-class PlayerIds:
-    """Anonymous player ids, signed with the server's key so that nobody can make their own:
-    a rate limit per browser means something only if a browser cannot be invented at will."""
-
-    def __init__(self, key: bytes) -> None:
-        self._key = key
-
-    def issue(self) -> str:
-        """A new id: 128 random bits and their signature."""
-        token = secrets.token_urlsafe(16)
-        return f"{token}.{self._sign(token)}"
-
-    def valid(self, value: str) -> bool:
-        """True if `value` is an id this server issued."""
-        token, dot, signature = value.partition(".")
-        return bool(dot) and len(value) <= 64 and hmac.compare_digest(signature, self._sign(token))
-
-    def _sign(self, token: str) -> str:
-        digest = hmac.new(self._key, token.encode(), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest[:12]).decode()
-
-
-class RateLimited(Exception):
-    """Too many requests of a kind: try again in `retry_after` seconds (answered 429)."""
-
-    def __init__(self, what: str, retry_after: float) -> None:
-        super().__init__(f"{what}: too many too fast, try again in {math.ceil(retry_after)} s")
-        self.retry_after = max(1, math.ceil(retry_after))
-
-
-class Buckets:
-    """Token buckets by key: `per_second` tokens come back each second, up to `burst`. Only the
-    most recently used keys are kept: a forgotten key starts again with a full bucket."""
-
-    def __init__(
-        self, per_second: float, burst: int, clock: Callable[[], float], keys: int = 100_000
-    ) -> None:
-        self._rate, self._burst, self._clock, self._keys = per_second, burst, clock, keys
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-
-    def wait(self, key: str) -> float:
-        """0.0 if `key` may go on now; else the seconds until it may (nothing is taken)."""
-        tokens, _ = self._refill(key)
-        return 0.0 if tokens >= 1 else (1 - tokens) / self._rate
-
-    def take(self, key: str) -> None:
-        """Use one token of `key`'s bucket (after `wait` said it may)."""
-        tokens, now = self._refill(key)
-        self._buckets[key] = (tokens - 1, now)
-        self._buckets.move_to_end(key)
-        while len(self._buckets) > self._keys:
-            self._buckets.popitem(last=False)
-
-    def _refill(self, key: str) -> tuple[float, float]:
-        now = self._clock()
-        tokens, then = self._buckets.get(key, (float(self._burst), now))
-        return min(self._burst, tokens + (now - then) * self._rate), now
-
-
-def admit(what: str, *checks: tuple[Buckets, str]) -> None:
-    """Take a token from each (buckets, key) pair, or none at all and raise RateLimited."""
-    waits = [buckets.wait(key) for buckets, key in checks]
-    if max(waits) > 0:
-        raise RateLimited(what, max(waits))
-    for buckets, key in checks:
-        buckets.take(key)
-
-
-class LongRuns:
-    """Requests of many battles played or being sent at once: at most `most`, one a browser."""
-
-    def __init__(self, most: int) -> None:
-        self._most = most
-        self._who: set[str] = set()
-
-    def enter(self, who: str) -> None:
-        """Count a long run in for `who`, or raise RateLimited."""
-        if who in self._who:
-            raise RateLimited("battles: one long run at a time for each browser", 1)
-        if len(self._who) >= self._most:
-            raise RateLimited("battles: the server is busy with other long runs", 2)
-        self._who.add(who)
-
-    def leave(self, who: str) -> None:
-        """Count `who`'s long run out."""
-        self._who.discard(who)
-
-
-class Estimates:
-    """Chance estimates (a few milliseconds of numba each, in a thread): `at_once` computed at a
-    time, `waiting` more in line, and any beyond that turned away at once.
-
-    Every thread computing an estimate competes for the processor with the event loop that
-    answers clicks, and the page asks for one after every battle it shows: unchecked, a hundred
-    players clicking ten times a second left the clicks waiting 80 ms (benchmarks/load.py). An
-    estimate turned away costs its player nothing but the meter for that battle.
-    """
-
-    def __init__(self, at_once: int, waiting: int) -> None:
-        self._slots = asyncio.Semaphore(at_once)
-        self._most = at_once + waiting
-        self._in = 0
-
-    @asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        """Wait for a turn to compute an estimate, or raise RateLimited if the line is full."""
-        if self._in >= self._most:
-            raise RateLimited("chance: the server is busy with other players' estimates", 1)
-        self._in += 1
-        try:
-            async with self._slots:
-                yield
-        finally:
-            self._in -= 1

@@ -1,4 +1,7 @@
-"""The one settings object of the web app."""
+"""The one settings object of the web app: every knob of the server, with its default.
+
+`cardwar serve` reads its options' defaults from here; nothing else repeats them.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -17,21 +21,56 @@ def _default_db() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Where the rounds are kept and how the server behaves, and protects itself."""
+    """Where the rounds are kept and how the server listens, behaves, and protects itself."""
+
+    # -- where and how it runs (`cardwar serve`) --------------------------------------------------
 
     db_path: Path = field(default_factory=_default_db)
     """The SQLite file (created when missing, readable by its owner only); `--db` sets it."""
-    cache_size: int = 512
-    """Rounds kept live in memory; any other is resumed from its stored snapshot when asked for."""
-    cookie_name: str = "cardwar_player"
-    """The anonymous id that keeps a person's scoreboard: no account, nothing else stored."""
+    listen_host: str = "127.0.0.1"
+    """The address `cardwar serve` listens on: this computer only. `--host`."""
+    port: int = 8000
+    """The port `cardwar serve` listens on. `--port`."""
+    grace_s: int = 8
+    """Requests in flight get this long to finish when the server is told to stop."""
+
+    # -- rounds ---------------------------------------------------------------------------------
+
     max_battles: int = 100_000
     """The safety cap: every round ends after this many battles, even one with no battle limit
     (as a battle-limit ending). `--max-battles`."""
+    max_cap: ClassVar[int] = 10_000_000
+    """The most `max_battles` may be set to."""
+    cache_size: int = 512
+    """Rounds kept live in memory; any other is resumed from its stored snapshot when asked for."""
+    inline_battles: int = 100
+    """A request for at most this many battles (a click) is played on the event loop itself: a
+    hop to a worker would cost more than the battles. Longer runs go to the worker process."""
+    chunk_bytes: int = 64 * 1024
+    """A long run's answer is sent in pieces of this many bytes."""
+    replay_here: int = 5_000
+    """A replay, or a story, of a round of up to this many battles is played in a thread; a
+    longer one in the worker process."""
+    simulation_seconds: float = 2.0
+    """The most one request for statistics may play for."""
+    simulation_batch: int = 10_000
+    """Statistics are played in batches of this many rounds, the clock checked between them."""
+
+    # -- keeping and forgetting -------------------------------------------------------------------
+
     keep_days: float = 30.0
     """Rounds untouched for this many days, finished or abandoned, are removed. `--keep-days`."""
     keep_players_days: float = 365.0
     """A browser's house rules and scoreboard are forgotten after a year without a visit."""
+    prune_every_s: float = 3600.0
+    """How often old rounds and players are removed (and once at start-up)."""
+    cookie_name: str = "cardwar_player"
+    """The anonymous id that keeps a person's scoreboard: no account, nothing else stored."""
+    cookie_max_age_s: int = 10 * 365 * 24 * 3600
+    """How long a browser keeps that cookie."""
+
+    # -- protection -------------------------------------------------------------------------------
+
     max_body: int = 64 * 1024
     """Request bodies over this many bytes are refused with 413 before they are read whole."""
     hosts: tuple[str, ...] = LOOPBACK_HOSTS
@@ -41,14 +80,24 @@ class Settings:
     """Also accept any IP address as the Host (when listening on all addresses)."""
     writes_per_minute: float = 60.0
     """New rounds and house-rules changes one browser may make per minute, on average (429
-    beyond it); the whole server allows twenty times as many."""
+    beyond it)."""
     writes_burst: int = 30
     """New rounds and house-rules changes one browser may make at once before that rate."""
+    address_writes_times: int = 4
+    """One network address may make this many times a browser's writes (rate and burst)."""
+    server_writes_times: int = 20
+    """The whole server allows this many times a browser's writes (rate and burst)."""
     new_players_per_minute: float = 120.0
     """New anonymous ids the server hands out to one network address per minute, on average,
-    after a first 60 at once (429 beyond it)."""
+    after a first `new_players_burst` at once (429 beyond it)."""
+    new_players_burst: int = 60
+    """New anonymous ids one network address may be handed at once before that rate."""
     long_runs: int = 2
     """Requests of more than a click's battles played or sent at the same time (429 beyond it);
     each browser may have one."""
+    estimates_at_once: int = 1
+    """Chance estimates computed at the same time: one leaves the other core to the clicks."""
+    estimates_waiting: int = 8
+    """Chance estimates that may wait in line for their turn (about 30 ms); beyond them, 429."""
     clock: Callable[[], float] = time.time
     """Seconds since the epoch; tests replace it to move time on."""

@@ -1,5 +1,5 @@
 """`cardwar simulate`: the command line's adapter for the fast simulator (parsing is in
-`cardwar.cli`; the work is in `run`, `exhaustive` and `cluster`; this prints)."""
+`cardwar.cli`; the work is in `sim.run`, `sim.exhaustive` and `sim.cluster`; this prints)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardwar.cli import chosen_rules, load_json, print_line
+from cardwar.cli.shared import chosen_rules, load_json, print_line
 from cardwar.engine import MAX_SEED
 from cardwar.errors import CardwarError, DealError, RulesError
 from cardwar.rules import Rules

@@ -1,66 +1,30 @@
 """The `cardwar` command: an adapter that parses arguments, calls the core and prints.
 
-Parsing lives in `build_parser`; each command is a typed function writing to a Rich console,
-so tests can hand it a `Console(file=StringIO())`.
+Parsing lives here, in `build_parser`; each command is a typed function in a module of its own
+(`round`, `serve`, `simulate`) writing to a Rich console, so tests can hand it a
+`Console(file=StringIO())`. `serve` and `simulate` are imported only when asked for, so that
+`cardwar round` starts without the web stack or numba.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import secrets
-import socket
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
-from cardwar.engine import MAX_SEED, Round
-from cardwar.errors import CardwarError, RulesError
-from cardwar.persist import round_json
-from cardwar.rules import PRESETS, Rules, describe_fields
-from cardwar.text import describe_battle, describe_outcome, plural, seat_names
+from cardwar.cli.round import play_round
+from cardwar.cli.shared import days, port, whole
+from cardwar.engine import MAX_SEED
+from cardwar.errors import CardwarError
+from cardwar.rules import PRESETS, describe_fields
+from cardwar.web.settings import Settings
 
-MAX_CAP = 10_000_000
-WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
-GRACE_S = 8  # requests in flight get this long to finish when the server is told to stop
-
-
-def _whole(low: int, high: int) -> Callable[[str], int]:
-    def check(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is out of range, must be {low}..{high}")
-        return value
-
-    return check
-
-
-def _days(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of days") from None
-    if not 0 < value <= 36_500:
-        raise argparse.ArgumentTypeError(f"{text[:40]} is out of range, must be over 0")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"{port} is out of range, must be 1..65535")
-    return port
-
+SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
 
 PRESET_HELP = {
     "classic": "the seed's table: 1 down, a player short of cards loses, a draw at 500 battles",
@@ -156,19 +120,22 @@ def build_parser() -> argparse.ArgumentParser:
             "Start the web game: you against the computer in your browser. Rounds, house rules "
             "and scoreboards are kept in one SQLite file, readable by you only; nothing leaves "
             "this machine. The server protects itself: it ends every round at a safety cap of "
-            "battles, reads no body over 64 KB, answers only to its own addresses, limits how "
-            "fast each browser deals new rounds, and removes rounds nobody has touched for a "
-            "while. SIGTERM or Ctrl+C stops it within 10 seconds, losing no answered battle.",
+            f"battles, reads no body over {SERVER.max_body // 1024} KB, answers only to its own "
+            "addresses, limits how fast each browser deals new rounds, and removes rounds nobody "
+            "has touched for a while. SIGTERM or Ctrl+C stops it within 10 seconds, losing no "
+            "answered battle.",
             width=79,
         ),
     )
     serve.add_argument(
         "--host",
-        default="127.0.0.1",
-        help="address to listen on (default: 127.0.0.1, this computer only); 0.0.0.0 lets "
-        "other devices on your network play, and is warned about",
+        default=SERVER.listen_host,
+        help=f"address to listen on (default: {SERVER.listen_host}, this computer only); "
+        "0.0.0.0 lets other devices on your network play, and is warned about",
     )
-    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--port", type=port, default=SERVER.port, help=f"port to listen on ({SERVER.port})"
+    )
     serve.add_argument(
         "--db",
         type=Path,
@@ -178,19 +145,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--max-battles",
-        type=_whole(1, MAX_CAP),
-        default=100_000,
+        type=whole(1, Settings.max_cap),
+        default=SERVER.max_battles,
         metavar="N",
         help="safety cap: end every round after N battles, even one whose rules have no "
-        "battle limit, as a battle-limit ending (default: 100000)",
+        f"battle limit, as a battle-limit ending (default: {SERVER.max_battles})",
     )
     serve.add_argument(
         "--keep-days",
-        type=_days,
-        default=30.0,
+        type=days,
+        default=SERVER.keep_days,
         metavar="DAYS",
         help="remove rounds, finished or abandoned, that nobody has touched for DAYS days; "
-        "scoreboards keep their totals (default: 30)",
+        f"scoreboards keep their totals (default: {SERVER.keep_days:g})",
     )
     serve.add_argument(
         "--allow-host",
@@ -222,20 +189,20 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rules", metavar="JSON", help="rule fields that override the preset")
     sim.add_argument(
         "--games",
-        type=_whole(1, 10**12),
+        type=whole(1, 10**12),
         default=100_000,
         metavar="N",
         help="rounds to play, each on its own random deal (default: 100000)",
     )
     sim.add_argument(
         "--seed",
-        type=_whole(0, MAX_SEED),
+        type=whole(0, MAX_SEED),
         metavar="S",
         help="seed of the run (default: a fresh random seed, printed so you can run it again)",
     )
     sim.add_argument(
         "--workers",
-        type=_whole(1, 1024),
+        type=whole(1, 1024),
         metavar="N",
         help="threads to play on (default: every core of this machine)",
     )
@@ -269,6 +236,8 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
     out = console if console is not None else Console(highlight=False)
     try:
         if args.command == "serve":
+            from cardwar.cli.serve import serve  # the web stack loads only when asked
+
             return serve(
                 out,
                 host=args.host,
@@ -279,7 +248,7 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
                 allow_hosts=args.allow_host,
             )
         if args.command == "simulate":
-            from cardwar.sim.commands import simulate_command  # numba loads only when asked
+            from cardwar.cli.simulate import simulate_command  # numba loads only when asked
 
             return simulate_command(
                 out,
@@ -306,116 +275,3 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
         sys.stderr.write(f"cardwar: error: {error}\n")
         return 2
     raise AssertionError(f"unhandled command {args.command!r}")  # argparse allows no other
-
-
-def load_json(option: str, text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RulesError(
-            f"{option}: not valid JSON ({error.msg} at character {error.pos})"
-        ) from None
-
-
-def chosen_rules(preset: str, rules_json: str | None) -> Rules:
-    """A preset with the fields of `--rules` laid over it."""
-    return Rules.choose(preset, None if rules_json is None else load_json("--rules", rules_json))
-
-
-def play_round(
-    out: Console,
-    *,
-    preset: str = "classic",
-    rules_json: str | None = None,
-    seed: int | None = None,
-    deal_json: str | None = None,
-    as_json: bool = False,
-) -> int:
-    """Play one whole round and print it: every battle, then the outcome (or one JSON object)."""
-    rules = chosen_rules(preset, rules_json)
-    deal = None if deal_json is None else load_json("--deal", deal_json)
-    if seed is None:
-        seed = 0 if deal is not None else secrets.randbelow(MAX_SEED + 1)
-    round_ = Round(rules, seed=seed, deal=deal)
-    battles = round_.play()
-    if as_json:
-        print_line(out, json.dumps({"id": None, **round_json(round_)}))  # the API's shape
-        return 0
-    names = seat_names(rules.players)
-    source = "explicit deal" if deal is not None else f"seed {seed}"
-    print_line(out, f"cardwar round · {preset} · {source}")
-    for battle in battles:
-        print_line(out, describe_battle(battle, names))
-    assert round_.outcome is not None  # play() runs to the end
-    print_line(out, describe_outcome(round_.outcome, names, round_.battles))
-    print_line(out, f"{plural(round_.battles, 'battle')}, {plural(round_.wars, 'war')}.")
-    return 0
-
-
-def serve(
-    out: Console,
-    *,
-    host: str,
-    port: int,
-    db: Path | None,
-    max_battles: int = 100_000,
-    keep_days: float = 30.0,
-    allow_hosts: Sequence[str] = (),
-) -> int:
-    """Run the web game until interrupted, after saying where to open it."""
-    import uvicorn  # imported here so `cardwar round` starts without the web stack
-
-    from cardwar.web import Settings, create_app
-    from cardwar.web.settings import LOOPBACK_HOSTS
-
-    wide = host in WILDCARDS
-    names = [*LOOPBACK_HOSTS, host.strip("[]"), *allow_hosts]
-    if host not in LOOPBACK_HOSTS:
-        names += [socket.gethostname(), socket.getfqdn()]
-    options: dict[str, Any] = {
-        "max_battles": max_battles,
-        "keep_days": keep_days,
-        "hosts": tuple(dict.fromkeys(name.lower() for name in names if name)),
-        "any_ip_host": wide,
-    }
-    if db is not None:
-        options["db_path"] = db
-    settings = Settings(**options)
-    app = create_app(settings)
-    # Load the simulator's compiled code now, not during a player's first chance estimate:
-    # loading holds Python's lock for most of a second.
-    from cardwar.engine import Round
-    from cardwar.rules import CLASSIC
-    from cardwar.sim.chance import chance_to_win
-
-    chance_to_win(Round(CLASSIC, seed=1), runs=1)
-    shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
-    print_line(
-        out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)"
-    )
-    print_line(out, f"cardwar: rounds are kept in {settings.db_path.resolve()}")
-    if host not in LOOPBACK_HOSTS:
-        print_line(
-            out,
-            f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
-            "reach it on your network can play here",
-        )
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        access_log=False,
-        server_header=False,
-        timeout_graceful_shutdown=GRACE_S,
-    )
-    return 0
-
-
-def print_line(out: Console, text: str) -> None:
-    # Plain text, never wrapped or highlighted: transcripts and JSON must survive a pipe intact.
-    out.print(text, markup=False, highlight=False, soft_wrap=True)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""What the commands share: reading JSON options, the rules they name, checking option values,
+and printing a line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+
+from cardwar.errors import RulesError
+from cardwar.rules import Rules
+
+
+def load_json(option: str, text: str) -> Any:
+    """The JSON value of an option; a RulesError naming the option if it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RulesError(
+            f"{option}: not valid JSON ({error.msg} at character {error.pos})"
+        ) from None
+
+
+def chosen_rules(preset: str, rules_json: str | None) -> Rules:
+    """A preset with the fields of `--rules` laid over it."""
+    return Rules.choose(preset, None if rules_json is None else load_json("--rules", rules_json))
+
+
+def print_line(out: Console, text: str) -> None:
+    """Print `text` as it is: never wrapped or highlighted, so that transcripts and JSON
+    survive a pipe intact."""
+    out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`."""
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range, must be {low}..{high}")
+        return value
+
+    return check
+
+
+def days(text: str) -> float:
+    """An argparse type: a number of days, over 0 (at most a hundred years)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of days") from None
+    if not 0 < value <= 36_500:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is out of range, must be over 0")
+    return value
+
+
+def port(text: str) -> int:
+    """An argparse type: a TCP port number, 1..65535."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 < number < 65536:
+        raise argparse.ArgumentTypeError(f"{number} is out of range, must be 1..65535")
+    return number

@@ -1,0 +1,81 @@
+"""The server's players: who a browser is, by the signed anonymous id in its cookie, and what the
+server keeps for it (its house rules, its match length and its scoreboard)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from cardwar.errors import RulesError
+from cardwar.match import check_best_of
+from cardwar.rules import Rules
+from cardwar.web.store import Scoreboard, Store
+
+
+class PlayerIds:
+    """Anonymous player ids, signed with the server's key so that nobody can make their own:
+    a rate limit per browser means something only if a browser cannot be invented at will."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    def issue(self) -> str:
+        """A new id: 128 random bits and their signature."""
+        token = secrets.token_urlsafe(16)
+        return f"{token}.{self._sign(token)}"
+
+    def valid(self, value: str) -> bool:
+        """True if `value` is an id this server issued."""
+        token, dot, signature = value.partition(".")
+        return bool(dot) and len(value) <= 64 and hmac.compare_digest(signature, self._sign(token))
+
+    def _sign(self, token: str) -> str:
+        digest = hmac.new(self._key, token.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:12]).decode()
+
+
+class Players:
+    """Every browser's choices and totals, kept in SQLite."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def house_rules(self, player: str) -> Rules:
+        """The rules the player chose for their next rounds (classic until they choose)."""
+        stored = self.store.house_rules(player)
+        if stored is None:
+            return Rules.preset("classic")
+        try:
+            return Rules.from_dict(stored)
+        except RulesError:  # stored by an older version with other limits: start afresh
+            return Rules.preset("classic")
+
+    def best_of(self, player: str) -> int:
+        """How many rounds the player's matches last: 1 (single rounds), 3 or 5."""
+        return self.store.best_of(player)
+
+    def choose_house_rules(
+        self,
+        player: str,
+        *,
+        preset: str = "classic",
+        rules: Mapping[str, Any] | None = None,
+        best_of: int | None = None,
+    ) -> tuple[Rules, int]:
+        """Check and remember the player's choice of rules, and of match length when given
+        (left as it was when not); returns the rules filled in and the match length."""
+        chosen = Rules.choose(preset, rules)
+        if best_of is not None:
+            check_best_of(best_of)
+        self.store.set_house_rules(player, chosen.to_dict())
+        if best_of is not None:
+            self.store.set_best_of(player, best_of)
+        return chosen, self.store.best_of(player)
+
+    def scoreboard(self, player: str) -> Scoreboard:
+        """The player's rounds won, lost and drawn."""
+        return self.store.scoreboard(player)

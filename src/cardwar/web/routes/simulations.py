@@ -1,0 +1,40 @@
+"""/api/simulations: statistics of many random rounds, played on the fast simulator."""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from cardwar.engine import MAX_SEED, check_seed
+from cardwar.rules import Rules
+from cardwar.web.deps import cookie_key, services
+from cardwar.web.routing import body_route, parse
+from cardwar.web.schemas import Simulate, SimulationOut
+from cardwar.web.workers import statistics
+
+router = APIRouter()
+
+
+@body_route(router, "/api/simulations", Simulate, SimulationOut, "Statistics of many rounds")
+async def simulations(request: Request) -> JSONResponse:
+    """Play many random rounds of the given rules on the fast simulator; their figures and
+    histograms. At most 200,000 rounds, and 2 seconds, a request."""
+    body = parse(Simulate, await request.body())
+    rules = Rules.choose(body.preset, body.rules)
+    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
+    check_seed(seed)
+    server = services(request)
+    settings = server.settings
+    who = cookie_key(request)
+    server.limits.long_runs.enter(who)
+    try:
+        result = await run_in_threadpool(
+            server.worker.run, statistics, rules.to_dict(), body.rounds, seed,
+            settings.simulation_seconds, settings.simulation_batch,
+        )  # fmt: skip
+    finally:
+        server.limits.long_runs.leave(who)
+    return JSONResponse(result)
