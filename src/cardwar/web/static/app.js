@@ -471,18 +471,40 @@ function confirmThrowAway(round, match) {
   return askConfirm();
 }
 
+// The question the confirm dialog is asking, settled the moment it closes. A dialog's close
+// event is queued, not dispatched at once: a "Keep playing" and a press of N straight after it
+// open the dialog again before the first close event arrives, so each opening is answered by
+// its own buttons (or, for Escape, by a close event that finds the dialog shut), never by a
+// close event that belongs to an earlier opening.
+const asking = { settle: null };
+
+function answer(yes) {
+  const settle = asking.settle;
+  asking.settle = null;
+  settle?.(yes);
+}
+
 /** Show the confirm dialog as its words stand; true if the person said yes. */
 function askConfirm() {
+  answer(false); // an opening not yet settled (closed by Escape a moment ago) was a no
   els.confirm.returnValue = "";
   els.confirm.showModal();
   els.confirmNo.focus();
   return new Promise((resolve) => {
-    els.confirm.addEventListener("close", () => resolve(els.confirm.returnValue === "yes"), { once: true });
+    asking.settle = resolve;
   });
 }
 
-els.confirmYes.addEventListener("click", () => els.confirm.close("yes"));
-els.confirmNo.addEventListener("click", () => els.confirm.close("no"));
+function closeConfirm(yes) {
+  els.confirm.close(yes ? "yes" : "no");
+  answer(yes);
+}
+
+els.confirmYes.addEventListener("click", () => closeConfirm(true));
+els.confirmNo.addEventListener("click", () => closeConfirm(false));
+els.confirm.addEventListener("close", () => {
+  if (!els.confirm.open) answer(els.confirm.returnValue === "yes"); // Escape, or the backdrop
+});
 
 for (const [button, run] of [
   [els.turn, () => play(1, els.turn)],
