@@ -2,7 +2,7 @@
 // back and forth in a dialog. Opened from "Watch the replay" or from a tap on the story chart.
 import { ApiError, api } from "./api.js";
 import { laidCard } from "./art.js";
-import { plural } from "./house.js";
+import { number, plural } from "./words.js";
 import { describeBattle, laidBySeat, seatLabels, seatNames } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,7 +49,7 @@ function drawBattle(result) {
 
 function drawPlace() {
   const total = shown.round.battles;
-  els.where.textContent = `Battle ${shown.number.toLocaleString("en")} of ${total.toLocaleString("en")}`;
+  els.where.textContent = `Battle ${number(shown.number)} of ${number(total)}`;
   els.slider.max = String(total);
   els.slider.value = String(shown.number);
   els.slider.setAttribute("aria-valuetext", `Battle ${shown.number} of ${total}`);
