@@ -40,6 +40,7 @@ export async function act(work, button = null) {
     skipAnimation();
     await action.done;
     action.waiting = false;
+    if (action.running) return; // another waiter on the same promise started first
   }
   action.running = true;
   action.done = perform(work, button).finally(() => {

@@ -12,7 +12,9 @@ const els = {
   words: $("chance-words"),
 };
 
+/** Hide the chance, and any answer on its way. */
 export function hideChance() {
+  ui.chance.asked += 1;
   els.chance.hidden = true;
 }
 
@@ -28,7 +30,7 @@ export async function showChance() {
     chance = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/chance`);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    els.chance.hidden = true; // no estimate is no harm
+    if (asked === ui.chance.asked) els.chance.hidden = true; // no estimate is no harm
     return;
   }
   if (asked !== ui.chance.asked || state.round?.id !== round.id) return; // a later one is on its way

@@ -66,7 +66,8 @@ async function go(at) {
   const total = shown.round.battles;
   shown.number = Math.min(total, Math.max(1, at));
   drawPlace();
-  const key = shown.number;
+  // By round too: an answer for an earlier round's replay may land after this one opened.
+  const key = `${shown.round.id}/${shown.number}`;
   const asked = ++shown.asked;
   let result = shown.cache.get(key);
   if (!result) {
@@ -75,14 +76,16 @@ async function go(at) {
       result = await api("GET", `/api/rounds/${encodeURIComponent(shown.round.id)}/battles/${shown.number}`);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (asked === shown.asked) els.error.textContent = error.message;
+      if (asked === shown.asked) {
+        els.error.textContent = error.message;
+        els.dialog.removeAttribute("aria-busy");
+      }
       return;
-    } finally {
-      if (asked === shown.asked) els.dialog.removeAttribute("aria-busy");
     }
     shown.cache.set(key, result);
   }
   if (asked !== shown.asked) return; // a later step is on its way
+  els.dialog.removeAttribute("aria-busy"); // even when an earlier step's answer is on its way
   els.error.textContent = "";
   drawBattle(result);
 }
@@ -105,7 +108,10 @@ export const stepForward = () => go(shown.number + 1);
 export const slide = () => go(Number(els.slider.value));
 export const closeReplay = () => els.dialog.close();
 
-export const replayClosed = () => shown.opener?.focus();
+/** The focus goes back where it came from; not for a close event queued before a reopening. */
+export function replayClosed() {
+  if (!els.dialog.open) shown.opener?.focus();
+}
 
 /** Arrows step, Home and End go to the first and the last battle. */
 export function replayKey(event) {

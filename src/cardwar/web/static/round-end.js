@@ -48,11 +48,12 @@ async function drawStory(round) {
     data = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/story`);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    if (story.roundId !== round.id) return;
     story.roundId = null; // asked again at the next draw
     els.story.hidden = true;
     return;
   }
-  if (state.round?.id !== round.id) return;
+  if (state.round?.id !== round.id || story.roundId !== round.id) return;
   story.data = data;
   const labels = seatLabels(round.rules.players);
   els.storyChart.innerHTML = storySvg(data, labels);

@@ -5,7 +5,7 @@ import { askConfirm } from "./confirm.js";
 import { checkChoices } from "./house.js";
 import { matchScore, seatLabels } from "./render.js";
 import { readShared } from "./share.js";
-import { dispatch, state } from "./state.js";
+import { dispatch, state, ui } from "./state.js";
 import { controls } from "./table.js";
 
 /** Load this browser's round; deal a shared link's, or a fresh one if none. */
@@ -83,9 +83,10 @@ export async function newRound({ fresh = false } = {}) {
   const finishFirst = inMatch && going && round.counts[0] === 0 && !fresh;
   const leavesMatch = Boolean(match && (fresh || (inMatch && going && !finishFirst)));
   const throwsAway = going && round.battles > 0 && round.counts[0] > 0;
-  if (leavesMatch || throwsAway) {
-    if (!(await confirmThrowAway(round, leavesMatch ? match : null))) return;
-  }
+  const asks = leavesMatch || throwsAway;
+  if (asks && !(await confirmThrowAway(round, leavesMatch ? match : null))) return;
+  // A request begun behind a dialog (this one, House rules) ends first: the yes is not lost to it.
+  if ((asks || fresh) && ui.action.phase === "request") await ui.action.done;
   await act(async () => {
     if (!state.info) return load();
     if (finishFirst) {
