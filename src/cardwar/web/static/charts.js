@@ -1,9 +1,7 @@
 // Pure functions: figures in, words and SVG markup out, for the chance meter and the Statistics
 // view. Our own SVG, no library: a bar of shares and a histogram are a few rectangles.
 
-import { number } from "./house.js";
-
-const percent = (share) => `${Math.round(share * 100)}%`;
+import { number, percent } from "./words.js";
 
 /** The chance meter's words: a headline figure and a sentence saying what it means. */
 export function chanceWords(chance, names) {

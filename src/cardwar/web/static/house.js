@@ -1,7 +1,9 @@
 // House rules in words: the rules line on the table, the guide's sentences, and the House rules
-// panel's choices. Pure functions of a rules object (SPEC §5 fields); docs/rules.md says the same.
+// panel's choices. Pure functions of a rules object, whose fields docs/rules.md#house-rules
+// describes (and says in the same words).
 
-const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+import { capital, counted, joinOr, noun, number, numberWord, plural } from "./words.js";
+
 const PRESET_NAMES = {
   classic: "Classic",
   traditional: "Traditional",
@@ -12,11 +14,8 @@ const PRESET_NAMES = {
 
 /** "one card", "three cards", "no cards"; digits beyond ten. */
 export function cardsInWords(n) {
-  const word = NUMBER_WORDS[n] ?? String(n);
-  return `${word} card${n === 1 ? "" : "s"}`;
+  return `${numberWord(n)} ${noun(n, "card")}`;
 }
-
-export const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /** Cards each seat is dealt: `hand_size`, or the deck shared out. */
 export function handSize(rules) {
@@ -28,11 +27,10 @@ export function clockAdjective(seconds) {
   return seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`;
 }
 
-/** 100000 -> "100,000". */
-export const number = (n) => n.toLocaleString("en");
-
-/** "1 battle", "500 battles", "100,000 battles". */
-export const battlesWords = (n) => `${number(n)} ${n === 1 ? "battle" : "battles"}`;
+/** "10 minutes", "90 seconds": a clock's length on its own. */
+export function clockWords(seconds) {
+  return seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second");
+}
 
 /** The preset's display name, or "House mix" for rules that match no preset. */
 export function presetName(name) {
@@ -73,14 +71,14 @@ export function rulesLine(rules) {
   if (rules.gather === "table") parts.push("won cards kept in order");
   if (rules.gather === "shuffled") parts.push("won cards shuffled");
   if (rules.battle_limit === null) parts.push("no battle limit");
-  else if (rules.limit_outcome === "draw") parts.push(`a draw after ${battlesWords(rules.battle_limit)}`);
-  else parts.push(`biggest pile wins after ${battlesWords(rules.battle_limit)}`);
+  else if (rules.limit_outcome === "draw") parts.push(`a draw after ${counted(rules.battle_limit, "battle")}`);
+  else parts.push(`biggest pile wins after ${counted(rules.battle_limit, "battle")}`);
   if (rules.time_limit_s !== null) parts.push(`${clockAdjective(rules.time_limit_s)} clock`);
   return parts.join("\u00a0· ");
 }
 
 function opponents(players) {
-  return players === 2 ? "the computer" : `${NUMBER_WORDS[players - 1]} computer players`;
+  return players === 2 ? "the computer" : `${numberWord(players - 1)} computer players`;
 }
 
 function warDownWords(n) {
@@ -102,7 +100,7 @@ function limitWords(rules) {
     const then = rules.limit_outcome === "draw"
       ? "the round stops there as a draw"
       : "the cards are counted and the biggest pile wins (a tie is a draw)";
-    return `After ${battlesWords(rules.battle_limit)} without a winner, ${then}.`;
+    return `After ${counted(rules.battle_limit, "battle")} without a winner, ${then}.`;
   }
   const loop = "With a fixed return order the piles can come back to an order they were in " +
     "before; then the round would loop for ever, so it stops there as a draw.";
@@ -127,7 +125,7 @@ function workedExample(rules) {
     : `You each put ${cardsInWords(n)} face down${n === 3 ? " (W, A, R)" : ""}, then turn the next card up.`;
   let faceDown = "";
   if (n === 1) faceDown = " both face-down cards,";
-  else if (n > 1) faceDown = ` all ${NUMBER_WORDS[2 * n] ?? 2 * n} face-down cards,`;
+  else if (n > 1) faceDown = ` all ${numberWord(2 * n)} face-down cards,`;
   const order = {
     winner_first: "your own cards first",
     table: "in the order they were laid",
@@ -135,7 +133,7 @@ function workedExample(rules) {
   }[rules.gather];
   return `You turn the 9♠ and the computer turns the 9♥: a tie, so it is war. ${down} ` +
     `Your ${mine} meets the computer's ${theirs}. ${lead}, so you collect all ` +
-    `${NUMBER_WORDS[4 + 2 * n] ?? 4 + 2 * n} cards (both nines,${faceDown} ${pair}) and they go ` +
+    `${numberWord(4 + 2 * n)} cards (both nines,${faceDown} ${pair}) and they go ` +
     `under your pile, ${order}.`;
 }
 
@@ -147,7 +145,7 @@ export function guideText(rules) {
   const higher = rules.low_wins ? "lower" : "higher";
   const deal = rules.players === 2
     ? `The shuffled deck is dealt into two face-down piles, ${hand} cards for you and ${hand} for the computer.`
-    : `The shuffled deck is dealt into ${NUMBER_WORDS[rules.players]} face-down piles, ${hand} cards each for you and ${opponents(rules.players)}.`;
+    : `The shuffled deck is dealt into ${numberWord(rules.players)} face-down piles, ${hand} cards each for you and ${opponents(rules.players)}.`;
   const aside = setAside === 0 ? ""
     : setAside === 1 ? " The one card left over is set aside and never plays."
     : ` The other ${setAside} cards are set aside and never play.`;
@@ -189,16 +187,10 @@ export function guideText(rules) {
   };
 }
 
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-
-function joinOr(items) {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")}, or ${items.at(-1)}`;
-}
-
 /** The rules as one or two plain sentences (the guide's "Which rules does this table use?"). */
 export function rulesSentence(rules) {
   const parts = [
-    rules.players === 2 ? "Two players" : `${capital(NUMBER_WORDS[rules.players])} players`,
+    rules.players === 2 ? "Two players" : `${capital(numberWord(rules.players))} players`,
     `${handSize(rules)} cards each`,
     rules.low_wins ? "lowest card wins (Peace)" : "aces high",
     "suits ignored",
@@ -226,7 +218,7 @@ export function checkChoices(chosen, fields) {
   const notes = [];
   const maxHand = Math.floor(52 / rules.players);
   if (rules.hand_size !== null && rules.hand_size > maxHand) {
-    notes.push(`${capital(NUMBER_WORDS[rules.players])} players can be dealt at most ${maxHand} cards each, so each is dealt ${maxHand}.`);
+    notes.push(`${capital(numberWord(rules.players))} players can be dealt at most ${maxHand} cards each, so each is dealt ${maxHand}.`);
     rules.hand_size = maxHand;
   }
   const limit = fields.battle_limit;

@@ -1,9 +1,8 @@
 // Pure functions: the game state in, words and plain data out. No DOM access, no fetch, no timers.
 // The server owns the rules and the randomness; this module only tells what happened.
 import { cardLabel, rankPhrase } from "./art.js";
-import { guideText, rulesLine } from "./house.js";
-
-export { cardLabel, cardWords, rankPhrase } from "./art.js";
+import { guideText } from "./house.js";
+import { capital, joinAnd, plural } from "./words.js";
 
 /** Seat names in a sentence: "You", then "the computer" (or Computer 1-3 at a bigger table). */
 export function seatNames(players) {
@@ -16,13 +15,7 @@ export function seatLabels(players) {
   return seatNames(players).map((name) => capital(name.replace(/^the /, "")));
 }
 
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const you = (name) => name === "You";
-
-function joinAnd(items) {
-  return items.length <= 2 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
 
 /**
  * What each seat laid in a battle, card by card in the order laid: `{kind: "down", letter}` or
@@ -177,7 +170,7 @@ function lead(counts, winner, names) {
   return `${by} more than ${behind}`;
 }
 
-/** The end of a round, for every reason the rules know (SPEC §4). */
+/** The end of a round, for every reason the rules know (docs/rules.md#how-a-round-ends). */
 export function describeOutcome(outcome, names, round) {
   const winner = outcome.winner === null ? null : names[outcome.winner];
   const two = names.length === 2;
@@ -363,8 +356,6 @@ export function view(state) {
       ready: false,
       message: state.error ?? "Dealing the cards…",
       error: Boolean(state.error),
-      canPlay: false,
-      canDeal: !state.busy,
     };
   }
   const rules = round.rules;
@@ -391,7 +382,6 @@ export function view(state) {
     ready: true,
     youOut,
     players: rules.players,
-    names,
     labels: seatLabels(rules.players),
     counts: round.counts,
     out: round.counts.map((count) => count === 0),
@@ -403,9 +393,6 @@ export function view(state) {
     winner: last ? last.winner : null,
     outcome: over ? matchOutcome(describeOutcome(round.outcome, names, round), afterMatch) : null,
     matchLine: match ? matchLine(match, seatLabels(match.rules.players), inMatch) : null,
-    canPlay: !over && !state.busy,
-    canDeal: !state.busy,
-    rulesLine: rulesLine(rules),
     guide: guideText(rules),
   };
 }

@@ -2,10 +2,11 @@
 // back and forth in a dialog. Opened from "Watch the replay" or from a tap on the story chart.
 import { ApiError, api } from "./api.js";
 import { laidCard } from "./art.js";
-import { plural } from "./house.js";
+import { $ } from "./dom.js";
 import { describeBattle, laidBySeat, seatLabels, seatNames } from "./render.js";
+import { ui } from "./state.js";
+import { number, plural } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
 const els = {
   dialog: $("replay"),
   where: $("replay-where"),
@@ -15,10 +16,9 @@ const els = {
   forward: $("replay-forward"),
   slider: $("replay-slider"),
   error: $("replay-error"),
-  close: $("replay-close"),
 };
 
-const shown = { round: null, number: 1, asked: 0, cache: new Map(), opener: null };
+const shown = ui.replay;
 
 function drawBattle(result) {
   const { battle, counts_before: before } = result;
@@ -49,7 +49,7 @@ function drawBattle(result) {
 
 function drawPlace() {
   const total = shown.round.battles;
-  els.where.textContent = `Battle ${shown.number.toLocaleString("en")} of ${total.toLocaleString("en")}`;
+  els.where.textContent = `Battle ${number(shown.number)} of ${number(total)}`;
   els.slider.max = String(total);
   els.slider.value = String(shown.number);
   els.slider.setAttribute("aria-valuetext", `Battle ${shown.number} of ${total}`);
@@ -61,55 +61,64 @@ function drawPlace() {
   if (focused === els.forward && els.forward.disabled && !els.back.disabled) els.back.focus();
 }
 
-/** Show battle `number` of the round on the table (asked of the server unless seen already). */
-async function go(number) {
+/** Show battle `at` of the round on the table (asked of the server unless seen already). */
+async function go(at) {
   const total = shown.round.battles;
-  shown.number = Math.min(total, Math.max(1, number));
+  shown.number = Math.min(total, Math.max(1, at));
   drawPlace();
-  const key = shown.number;
+  // By round too: an answer for an earlier round's replay may land after this one opened.
+  const key = `${shown.round.id}/${shown.number}`;
   const asked = ++shown.asked;
   let result = shown.cache.get(key);
   if (!result) {
     els.dialog.setAttribute("aria-busy", "true");
     try {
-      result = await api("GET", `/api/rounds/${encodeURIComponent(shown.round.id)}/battles/${key}`);
+      result = await api("GET", `/api/rounds/${encodeURIComponent(shown.round.id)}/battles/${shown.number}`);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (asked === shown.asked) els.error.textContent = error.message;
+      if (asked === shown.asked) {
+        els.error.textContent = error.message;
+        els.dialog.removeAttribute("aria-busy");
+      }
       return;
-    } finally {
-      if (asked === shown.asked) els.dialog.removeAttribute("aria-busy");
     }
     shown.cache.set(key, result);
   }
   if (asked !== shown.asked) return; // a later step is on its way
+  els.dialog.removeAttribute("aria-busy"); // even when an earlier step's answer is on its way
   els.error.textContent = "";
   drawBattle(result);
 }
 
-/** Open the replay of `round` (a round that has played at least one battle) at `number`;
+/** Open the replay of `round` (a round that has played at least one battle) at battle `at`;
  * the focus goes back to `opener` when it closes. */
-export function openReplay(round, number = 1, opener = null) {
+export function openReplay(round, at = 1, opener = null) {
   if (shown.round?.id !== round.id || shown.round.battles !== round.battles) shown.cache.clear();
   shown.round = round;
   shown.opener = opener;
   els.dialog.dataset.players = String(round.rules.players);
   els.error.textContent = "";
   if (!els.dialog.open) els.dialog.showModal();
-  go(number);
+  go(at);
   (els.forward.disabled ? els.back : els.forward).focus();
 }
 
-els.back.addEventListener("click", () => go(shown.number - 1));
-els.forward.addEventListener("click", () => go(shown.number + 1));
-els.slider.addEventListener("input", () => go(Number(els.slider.value)));
-els.close.addEventListener("click", () => els.dialog.close());
-els.dialog.addEventListener("close", () => shown.opener?.focus());
-els.dialog.addEventListener("keydown", (event) => {
+export const stepBack = () => go(shown.number - 1);
+export const stepForward = () => go(shown.number + 1);
+export const slide = () => go(Number(els.slider.value));
+export const closeReplay = () => els.dialog.close();
+
+/** The focus goes back where it came from; not for a close event queued before a reopening. */
+export function replayClosed() {
+  if (!els.dialog.open) shown.opener?.focus();
+}
+
+/** Arrows step, Home and End go to the first and the last battle. */
+export function replayKey(event) {
   if (event.target === els.slider) return; // the slider steps itself
   const total = shown.round?.battles ?? 1;
   const to = { ArrowLeft: shown.number - 1, ArrowRight: shown.number + 1, Home: 1, End: total }[event.key];
   if (to === undefined) return;
   event.preventDefault();
   go(to);
-});
+}

@@ -1,7 +1,7 @@
 // Pure functions: a finished round's story (each seat's cards battle by battle, and its wars,
 // as `GET /api/rounds/{id}/story` gives them) in, SVG markup and sentences out.
 
-import { number } from "./house.js";
+import { counted, number } from "./words.js";
 
 const times = (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${number(n)} times`);
 
@@ -94,8 +94,8 @@ export function storyWords(story, names) {
   }
   const wars = story.wars.reduce((sum, war) => sum + war.wars, 0);
   sentences.push(wars === 0
-    ? `There was not a single war in ${number(total)} ${total === 1 ? "battle" : "battles"}.`
-    : `There ${wars === 1 ? "was one war" : `were ${number(wars)} wars`} in ${number(total)} ${total === 1 ? "battle" : "battles"}.`);
+    ? `There was not a single war in ${counted(total, "battle")}.`
+    : `There ${wars === 1 ? "was one war" : `were ${number(wars)} wars`} in ${counted(total, "battle")}.`);
   const war = story.biggest_war;
   if (war && war.winner === null) {
     sentences.push(`The biggest, ${warName(war.wars)} at battle ${number(war.battle)}, could not be finished.`);

@@ -1,0 +1,116 @@
+// A round's end: its story, its replay, its deal dealt again or shared as a link.
+import { act } from "./act.js";
+import { ApiError, api } from "./api.js";
+import { $ } from "./dom.js";
+import { seatLabels, seatNames } from "./render.js";
+import { openReplay } from "./replay.js";
+import { dealAgain } from "./rounds.js";
+import { dealOf, shareLink } from "./share.js";
+import { state, ui } from "./state.js";
+import { battleAt, storySvg, storyWords } from "./story.js";
+
+const els = {
+  after: $("after"),
+  replayDeal: $("replay-deal"),
+  shareDeal: $("share-deal"),
+  watch: $("watch"),
+  story: $("story"),
+  storyChart: $("story-chart"),
+  share: $("share"),
+  shareLink: $("share-link"),
+  shareStatus: $("share-status"),
+};
+
+const again = () => state.round && dealOf(state.round, state.info?.presets.classic);
+
+export function drawRoundEnd(shown) {
+  if (ui.frozen || !shown.ready) return;
+  const over = shown.outcome !== null;
+  els.after.hidden = !over;
+  const deal = over ? again() : null;
+  els.replayDeal.hidden = deal === null;
+  els.shareDeal.hidden = deal === null;
+  els.watch.hidden = state.round.battles === 0;
+  if (!state.busy) drawStory(over ? state.round : null); // asked once the round's requests are done
+}
+
+async function drawStory(round) {
+  const story = ui.story;
+  if (round === null || round.battles === 0) {
+    els.story.hidden = true;
+    return;
+  }
+  if (story.roundId === round.id) return;
+  story.roundId = round.id;
+  story.data = null;
+  let data;
+  try {
+    data = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/story`);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (story.roundId !== round.id) return;
+    story.roundId = null; // asked again at the next draw
+    els.story.hidden = true;
+    return;
+  }
+  if (state.round?.id !== round.id || story.roundId !== round.id) return;
+  story.data = data;
+  const labels = seatLabels(round.rules.players);
+  els.storyChart.innerHTML = storySvg(data, labels);
+  $("story-legend").replaceChildren(...labels.map((label, seat) => {
+    const item = document.createElement("span");
+    item.className = "legend-item";
+    item.innerHTML = `<svg class="swatch" viewBox="0 0 24 6" aria-hidden="true"><line class="line s${seat}" x1="0" y1="3" x2="24" y2="3"/></svg>`;
+    item.append(label);
+    return item;
+  }));
+  $("story-words").replaceChildren(...storyWords(data, seatNames(round.rules.players)).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
+  els.story.hidden = false;
+}
+
+/** Watch the battle under a click on the story chart. */
+export function watchFromChart(event) {
+  const svg = els.storyChart.querySelector("svg");
+  const story = ui.story;
+  if (!svg || !story.data || state.round?.id !== story.roundId) return;
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  openReplay(state.round, battleAt(point.x, story.data.battles), els.watch);
+}
+
+export function watchReplay() {
+  if (state.round?.battles > 0) openReplay(state.round, 1, els.watch);
+}
+
+export function replayDeal() {
+  const deal = again();
+  if (!deal) return;
+  act(async () => {
+    await dealAgain(deal, "replay");
+    return null;
+  }, els.replayDeal);
+}
+
+export function openShare() {
+  const deal = again();
+  if (!deal) return;
+  els.shareLink.value = shareLink(window.location.origin, deal);
+  els.shareStatus.textContent = "";
+  els.share.showModal();
+  els.shareLink.select();
+}
+
+export async function copyShareLink() {
+  els.shareLink.select();
+  try {
+    await navigator.clipboard.writeText(els.shareLink.value);
+    els.shareStatus.textContent = "Copied: paste it wherever you like.";
+  } catch {
+    els.shareStatus.textContent = "This browser would not copy it: the link is selected, so copy it with your keyboard or menu.";
+  }
+}
+
+export const closeShare = () => els.share.close();

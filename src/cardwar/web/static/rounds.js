@@ -1,0 +1,159 @@
+// Rounds and matches: loading, dealing, New round, a shared link, and what a round's end changes.
+import { act, stopAuto } from "./act.js";
+import { ApiError, api } from "./api.js";
+import { askConfirm } from "./confirm.js";
+import { checkChoices } from "./house.js";
+import { matchScore, seatLabels } from "./render.js";
+import { readShared } from "./share.js";
+import { dispatch, state, ui } from "./state.js";
+import { controls } from "./table.js";
+
+/** Load this browser's round; deal a shared link's, or a fresh one if none. */
+export async function load() {
+  const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
+  dispatch({
+    type: "loaded",
+    round: me.round,
+    lastBattle: me.last_battle,
+    scoreboard: me.scoreboard,
+    houseRules: me.house_rules,
+    match: me.match,
+    info,
+  });
+  const shared = new URL(window.location.href).searchParams.get("deal");
+  if (shared !== null) {
+    window.history.replaceState(null, "", window.location.pathname); // a reload resumes, not re-deals
+    if (await openShared(shared)) return;
+  }
+  if (!me.round) {
+    const problem = state.error;
+    await dealFresh();
+    // A link that could not be dealt says so beside the fresh deal that stands in for it.
+    if (problem) dispatch({ type: "failed", error: `${problem} Here is a fresh deal of your own instead: press Turn cards to play.` });
+  }
+}
+
+/** Deal a round as the house rules say: a plain round, or the first of a new match. */
+async function dealFresh() {
+  const { rules, best_of: bestOf } = state.houseRules;
+  if (bestOf === 1) {
+    const round = await api("POST", "/api/rounds", { rules });
+    dispatch({ type: "dealt", round, match: null });
+    return;
+  }
+  const { round, ...match } = await api("POST", "/api/matches", { best_of: bestOf, rules });
+  dispatch({ type: "dealt", round, match });
+}
+
+/** Deal the next round of the match in play. */
+async function dealNextInMatch() {
+  const { round, ...match } = await api("POST", `/api/matches/${encodeURIComponent(state.match.id)}/rounds`);
+  dispatch({ type: "dealt", round, match });
+}
+
+/** The match in play, if any: started and not yet decided. */
+const matchInPlay = () => (state.match && !state.match.over ? state.match : null);
+
+/** Deal `again` ({rules, seed, deal?}) as a fresh round of this browser's own. */
+export async function dealAgain(again, origin) {
+  const round = await api("POST", "/api/rounds", again);
+  dispatch({ type: "dealt", round, origin });
+}
+
+/** Once a round has ended (or the person is out of it): the scoreboard, and its match. */
+export async function afterRoundEnds() {
+  const me = await api("GET", "/api/me");
+  dispatch({ type: "scored", scoreboard: me.scoreboard });
+  const matchId = state.round?.match_id;
+  if (!matchId) return;
+  // GET /api/me carries the match of the latest round: this one's, unless another tab dealt since.
+  const match = me.match?.id === matchId ? me.match : await api("GET", `/api/matches/${encodeURIComponent(matchId)}`);
+  dispatch({ type: "matched", match });
+}
+
+/** New round: the match's next round while a match is in play, else a fresh deal. `fresh`
+ * (from House rules) always starts afresh with the rules just chosen. */
+export async function newRound({ fresh = false } = {}) {
+  stopAuto({ quiet: true });
+  const round = state.round;
+  const match = matchInPlay();
+  const inMatch = Boolean(match && round?.match_id === match.id);
+  const going = round && round.outcome === null;
+  // Out of a match's round while the computers play on: New round plays the rest at once.
+  const finishFirst = inMatch && going && round.counts[0] === 0 && !fresh;
+  const leavesMatch = Boolean(match && (fresh || (inMatch && going && !finishFirst)));
+  const throwsAway = going && round.battles > 0 && round.counts[0] > 0;
+  const asks = leavesMatch || throwsAway;
+  if (asks && !(await confirmThrowAway(round, leavesMatch ? match : null))) return;
+  // A request begun behind a dialog (this one, House rules) ends first: the yes is not lost to it.
+  if ((asks || fresh) && ui.action.phase === "request") await ui.action.done;
+  await act(async () => {
+    if (!state.info) return load();
+    if (finishFirst) {
+      const path = `/api/rounds/${encodeURIComponent(round.id)}/battles`;
+      let result;
+      do result = await api("POST", path, { count: 2000 });
+      while (result.round.outcome === null);
+      dispatch({ type: "played", round: result.round, battles: result.battles.slice(-1) });
+      await afterRoundEnds();
+      return null; // the round's result first; the next press deals the next round
+    }
+    if (match && !leavesMatch) await dealNextInMatch();
+    else await dealFresh();
+    return null;
+  }, controls.deal);
+}
+
+function confirmThrowAway(round, match) {
+  const labels = seatLabels(match ? match.rules.players : round.rules.players);
+  const where = round.outcome === null && round.battles > 0 ? `Your round is at battle ${round.battles}. ` : "";
+  return askConfirm(match
+    ? {
+      title: "Leave this match?",
+      text: `${where}Your best of ${match.best_of} stands at ${matchScore(match, labels)}. A new deal ` +
+        "ends the match, and a match left undecided does not count on the scoreboard.",
+      yes: "Start a new match",
+      no: "Keep the match",
+    }
+    : {
+      title: "Throw this round away?",
+      text: `${where}A new deal ends it, and a round left unfinished does not count on the scoreboard.`,
+      yes: "Deal again",
+      no: "Keep playing",
+    });
+}
+
+/** Deal the deal a shared link carries, after asking when a round is under way; false when the
+ * link cannot be dealt (the message says why, and the table stays as it was). */
+async function openShared(token) {
+  let again;
+  try {
+    again = readShared(token);
+  } catch (error) {
+    dispatch({ type: "failed", error: `That shared link cannot be dealt: ${error.message}. Your table is as it was.` });
+    return false;
+  }
+  const { problems } = checkChoices({ ...state.info.presets.classic, ...again.rules }, state.info.fields);
+  if (problems.length > 0) {
+    dispatch({ type: "failed", error: `That shared link cannot be dealt: ${problems.join(" ")} Your table is as it was.` });
+    return false;
+  }
+  const round = state.round;
+  if (round && round.outcome === null && round.battles > 0 && round.counts[0] > 0) {
+    const asked = {
+      title: "Deal the shared deal?",
+      text: `Your round is at battle ${round.battles}. The shared deal ends it, and a round left unfinished does not count on the scoreboard.`,
+      yes: "Deal it",
+      no: "Keep playing",
+    };
+    if (!(await askConfirm(asked))) return true;
+  }
+  try {
+    await dealAgain(again, "shared");
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    dispatch({ type: "failed", error: `That shared link cannot be dealt. ${error.message}` });
+    return Boolean(state.round);
+  }
+  return true;
+}

@@ -1,0 +1,58 @@
+// The Statistics view: many rounds of the house rules, played on the server.
+import { ApiError, api } from "./api.js";
+import { histogramSvg, shareBar, statsView } from "./charts.js";
+import { $ } from "./dom.js";
+import { presetName, rulesLine } from "./house.js";
+import { seatLabels } from "./render.js";
+import { state, ui } from "./state.js";
+import { percent } from "./words.js";
+
+const els = {
+  rounds: $("stats-rounds"),
+  run: $("stats-run"),
+  error: $("stats-error"),
+  result: $("stats-result"),
+  rulesLine: $("stats-rules-line"),
+};
+
+export function drawStatsRules(shown) {
+  if (ui.frozen || !shown.ready) return;
+  if (!state.houseRules || !state.info) return;
+  const { rules, preset } = state.houseRules;
+  els.rulesLine.textContent = preset ? `${presetName(preset)} · ${rulesLine(rules)}` : rulesLine(rules);
+}
+
+export async function runStats(event) {
+  event.preventDefault();
+  if (els.run.getAttribute("aria-busy") === "true") return;
+  const rounds = Number(els.rounds.value);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 200000) {
+    els.error.textContent = "Rounds to play: a whole number from 1 to 200,000.";
+    els.rounds.setAttribute("aria-invalid", "true");
+    return;
+  }
+  els.rounds.removeAttribute("aria-invalid");
+  els.error.textContent = "";
+  els.run.setAttribute("aria-busy", "true");
+  els.run.setAttribute("aria-disabled", "true");
+  try {
+    const rules = state.houseRules?.rules ?? {};
+    const result = await api("POST", "/api/simulations", { rules, rounds });
+    const shown = statsView(result, seatLabels(result.rules.players));
+    $("stats-played").textContent = shown.played;
+    $("stats-outcome").innerHTML = shareBar(shown.outcome, "How the rounds ended");
+    $("stats-legend").textContent = shown.outcome.map((part) => `${part.label} ${percent(part.share)}`).join(" · ");
+    $("stats-endings").textContent = `Endings: ${shown.endings}.`;
+    $("stats-battles").innerHTML = histogramSvg(result.histograms.battles, { title: "Rounds by battles", unit: "battles" });
+    $("stats-battles-words").textContent = shown.battles;
+    $("stats-wars").innerHTML = histogramSvg(result.histograms.wars, { title: "Rounds by wars", unit: "wars" });
+    $("stats-wars-words").textContent = shown.wars;
+    els.result.hidden = false;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    els.error.textContent = error.message;
+  } finally {
+    els.run.removeAttribute("aria-busy");
+    els.run.setAttribute("aria-disabled", "false");
+  }
+}

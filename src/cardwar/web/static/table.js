@@ -1,0 +1,173 @@
+// Drawing the table (seats, cards laid, controls, words) as render.js's view says.
+import { Stage } from "./animate.js";
+import { backSvg, fromMarkup, laidCard } from "./art.js";
+import { $ } from "./dom.js";
+import { matchPreset, presetName, rulesLine } from "./house.js";
+import { spread } from "./render.js";
+import { state, ui } from "./state.js";
+import { noun } from "./words.js";
+
+const els = {
+  table: $("table"),
+  field: $("field"),
+  autoHint: $("auto-hint"),
+  matchLine: $("match-line"),
+  rulesLine: $("rules-line"),
+  guideRules: $("guide-rules-line"),
+  battleNumber: $("battle-number"),
+  message: $("message"),
+  announce: $("announce"),
+  outcome: $("outcome"),
+};
+
+export const controls = { turn: $("turn"), ten: $("ten"), auto: $("auto"), deal: $("new") };
+
+export const stage = new Stage(els.table, {
+  setCounts,
+  flight: $("flight"),
+  burst: $("burst"),
+  ghost: () => fromMarkup(backSvg("ghost")),
+});
+
+export function setCounts(counts) {
+  counts.forEach((count, seat) => {
+    const seatEl = els.table.querySelector(`.seat[data-seat="${seat}"]`);
+    seatEl.querySelector(".count").textContent = String(count);
+    seatEl.querySelector(".unit").textContent = noun(count, "card");
+    // A pile looks thicker the more it holds; an empty pile shows only its outline.
+    seatEl.querySelector(".stack").style.setProperty("--depth", `${Math.ceil((count / 52) * 12)}px`);
+    seatEl.classList.toggle("empty", count === 0);
+  });
+}
+
+/** Lay out what each seat laid (render.js's laidBySeat), `winner`'s marked. */
+export function drawField(laid, winner) {
+  els.field.querySelectorAll(".slot").forEach((slot, seat) => {
+    const items = laid[seat];
+    slot.hidden = items === undefined;
+    slot.classList.toggle("winner", winner === seat);
+    if (!items || items.length === 0) {
+      slot.replaceChildren();
+      return;
+    }
+    const { span, places } = spread(items);
+    const row = document.createElement("div");
+    row.className = "spread";
+    row.style.setProperty("--span", String(span));
+    items.forEach((item, i) => {
+      const card = laidCard(item);
+      card.style.setProperty("--t", String(places[i]));
+      row.append(card);
+    });
+    const down = items.filter((item) => item.kind === "down").length;
+    if (down > 0) row.setAttribute("aria-label", `${down} face down`);
+    slot.replaceChildren(row);
+  });
+}
+
+function drawSeats(shown) {
+  els.table.dataset.players = String(shown.players);
+  els.table.querySelectorAll(".seat").forEach((seatEl, seat) => {
+    seatEl.hidden = seat >= shown.players;
+    if (seat >= shown.players) return;
+    seatEl.querySelector(".name").textContent = shown.labels[seat];
+    seatEl.classList.toggle("out", shown.out[seat]);
+    const slot = $(`laid-${seat}`);
+    slot.setAttribute("aria-label", seat === 0 ? "Your cards this battle" : `${shown.labels[seat]}'s cards this battle`);
+  });
+  setCounts(shown.counts);
+}
+
+function drawControls(shown) {
+  const over = shown.ready && shown.outcome !== null;
+  const auto = ui.auto.on;
+  controls.turn.disabled = over;
+  controls.ten.disabled = over;
+  controls.auto.disabled = over && !auto;
+  controls.auto.textContent = auto ? "Stop" : "Play to end";
+  els.autoHint.hidden = !auto;
+  for (const button of Object.values(controls)) button.setAttribute("aria-disabled", String(state.busy));
+  const dealNext = over || Boolean(shown.youOut);
+  controls.turn.classList.toggle("primary", !dealNext);
+  controls.deal.classList.toggle("primary", dealNext);
+}
+
+function drawWords(shown) {
+  say(shown.message, shown.error);
+  if (shown.ready && shown.outcome) {
+    $("outcome-title").textContent = shown.outcome.title;
+    $("outcome-why").textContent = shown.outcome.why;
+    els.outcome.hidden = false;
+  } else {
+    els.outcome.hidden = true;
+  }
+}
+
+function drawScoreboard(board) {
+  for (const [id, count] of [["won", board.won], ["lost", board.lost], ["drawn", board.drawn],
+    ["matches-won", board.matches_won], ["matches-lost", board.matches_lost]]) $(id).textContent = String(count);
+  $("matches-tally").hidden = board.matches_won + board.matches_lost === 0 && !state.match;
+}
+
+function drawRules(rules) {
+  const name = state.info ? matchPreset(rules, state.info.presets) : null;
+  const line = name ? `${presetName(name)} · ${rulesLine(rules)}` : rulesLine(rules);
+  els.rulesLine.textContent = line;
+  els.guideRules.textContent = line;
+}
+
+function drawGuide(guide) {
+  for (const element of document.querySelectorAll("[data-guide]")) {
+    const text = guide[element.dataset.guide];
+    element.textContent = text ?? "";
+    element.hidden = !text;
+  }
+}
+
+/** Draw the table as `shown` (view(state)) says; only the controls while `ui.frozen`. */
+export function drawTable(shown) {
+  drawControls(shown);
+  if (ui.frozen) return;
+  drawWords(shown);
+  drawScoreboard(state.scoreboard);
+  if (!shown.ready) return;
+  els.matchLine.hidden = shown.matchLine === null;
+  els.matchLine.textContent = shown.matchLine ?? "";
+  els.battleNumber.textContent = shown.battleNumber;
+  drawSeats(shown);
+  drawField(shown.laid, shown.winner);
+  const rules = JSON.stringify(state.round.rules);
+  if (rules !== ui.drawnRules) {
+    ui.drawnRules = rules;
+    drawRules(state.round.rules);
+    drawGuide(shown.guide);
+  }
+}
+
+export const showBattleNumber = (text) => { els.battleNumber.textContent = text; };
+
+/** Put `text` in the message area; a message too long for it can be scrolled, and says so. */
+export function say(text, error = false) {
+  const box = els.message;
+  if (box.textContent === text && box.classList.contains("error") === error) return;
+  box.textContent = text;
+  box.classList.toggle("error", error);
+  const overflows = box.scrollHeight > box.clientHeight + 1;
+  box.classList.toggle("overflows", overflows);
+  if (overflows) box.setAttribute("tabindex", "0");
+  else box.removeAttribute("tabindex");
+  box.scrollTop = 0;
+}
+
+export function announce(text) {
+  // Re-set the live region so the same words are still read out twice in a row.
+  els.announce.textContent = "";
+  requestAnimationFrame(() => {
+    els.announce.textContent = text;
+  });
+}
+
+export const markTableBusy = (busy) => els.table.setAttribute("aria-busy", String(busy));
+
+/** Dim the words while battles they do not tell yet are shown. */
+export const markWordsBehind = (behind) => els.message.classList.toggle("behind", behind);
