@@ -12,7 +12,7 @@ from cardwar.cards import INDEX
 from cardwar.engine import Round
 from cardwar.errors import RoundOverError
 from cardwar.sim import kernel as K
-from cardwar.sim.run import rules_array
+from cardwar.sim.kernels.codes import R_LIMIT, rules_array
 
 RUNS = 2000
 
@@ -51,7 +51,7 @@ def chance_to_win(round_: Round, runs: int = RUNS) -> Chance:
         raise RoundOverError(f"the round is over ({round_.outcome.reason.value}): nothing to guess")
     rules = rules_array(round_.rules)
     limits = [limit - round_.battles for limit in (round_.rules.battle_limit, round_.cap) if limit]
-    rules[K.R_LIMIT] = min(limits) if limits else 0
+    rules[R_LIMIT] = min(limits) if limits else 0
     piles = round_.piles
     cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
     sizes = np.array([len(pile) for pile in piles], np.int64)

@@ -20,7 +20,7 @@ import numpy as np
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
 from cardwar.sim import kernel as K
-from cardwar.sim.run import rules_array
+from cardwar.sim.kernels.codes import rules_array
 from cardwar.sim.tally import Tally
 
 MAX_SEQUENCES = 50_000_000  # about two minutes here for the longest of these decks

@@ -16,22 +16,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-RING = 64  # a power of two of at least 52 slots per pile
-MASK = RING - 1
-
-# The rules array.
-R_PLAYERS, R_WAR_DOWN, R_LAST_CARD, R_LIMIT, R_MOST_CARDS, R_LOW_WINS, R_GATHER = range(7)
-RULES_SIZE = 7
-GATHER_WINNER_FIRST, GATHER_TABLE, GATHER_SHUFFLED = 0, 1, 2
-
-# Reasons, in the order of cardwar.engine.Reason.
-ALL_CARDS, OPPONENT_SHORT, BOTH_SHORT, BATTLE_LIMIT, MOST_CARDS = 0, 1, 2, 3, 4
-TIME_UP, MOST_CARDS_TIE, CYCLE = 5, 6, 7
-NO_WINNER = -1
-
-# What one round's play leaves in `result`.
-RES_WINNER, RES_REASON, RES_BATTLES, RES_WARS, RES_LOOP = range(5)  # RES_LOOP: a loop's length
-
+from cardwar.sim.kernels.codes import (
+    ALL_CARDS,
+    BATTLE_LIMIT,
+    BOTH_SHORT,
+    CYCLE,
+    GATHER_SHUFFLED,
+    GATHER_TABLE,
+    GATHER_WINNER_FIRST,
+    MASK,
+    MOST_CARDS,
+    MOST_CARDS_TIE,
+    NO_WINNER,
+    OPPONENT_SHORT,
+    R_GATHER,
+    R_LAST_CARD,
+    R_LIMIT,
+    R_LOW_WINS,
+    R_MOST_CARDS,
+    R_PLAYERS,
+    R_WAR_DOWN,
+    RES_BATTLES,
+    RES_LOOP,
+    RES_REASON,
+    RES_WARS,
+    RES_WINNER,
+    RING,
+)
 
 # -- a small, fast, seedable generator: splitmix64 -------------------------------------------------
 

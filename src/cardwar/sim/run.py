@@ -13,28 +13,20 @@ from cardwar.cards import DECK, INDEX, Card
 from cardwar.engine import MAX_SEED, check_seed, parse_deal
 from cardwar.errors import RulesError
 from cardwar.records import Reason
-from cardwar.rules import Gather, LimitOutcome, Rules, Shortage
+from cardwar.rules import Rules
 from cardwar.sim import kernel as K
+from cardwar.sim.kernels.codes import (
+    MASK,
+    REASONS,
+    RES_BATTLES,
+    RES_REASON,
+    RES_WARS,
+    RES_WINNER,
+    rules_array,
+)
 from cardwar.sim.tally import Tally
 
 BATCH = 50_000  # rounds between two progress reports
-GATHERS = {Gather.WINNER_FIRST: K.GATHER_WINNER_FIRST, Gather.TABLE: K.GATHER_TABLE,
-           Gather.SHUFFLED: K.GATHER_SHUFFLED}  # fmt: skip
-REASONS = list(Reason)
-
-
-def rules_array(rules: Rules) -> np.ndarray:
-    """The rules as the kernels read them. The clock (`time_limit_s`) plays no part: a
-    simulated round takes no time, as in `cardwar round`."""
-    array = np.zeros(K.RULES_SIZE, np.int64)
-    array[K.R_PLAYERS] = rules.players
-    array[K.R_WAR_DOWN] = rules.war_down
-    array[K.R_LAST_CARD] = rules.shortage is Shortage.LAST_CARD
-    array[K.R_LIMIT] = rules.battle_limit or 0
-    array[K.R_MOST_CARDS] = rules.limit_outcome is LimitOutcome.MOST_CARDS
-    array[K.R_LOW_WINS] = rules.low_wins
-    array[K.R_GATHER] = GATHERS[rules.gather]
-    return array
 
 
 def workers_available() -> int:
@@ -127,15 +119,15 @@ class DealPlayer:
             t.work, t.rng, t.loop, t.loop_size, t.behind, t.behind_head, t.behind_size, t.result,
         )  # fmt: skip
         final = tuple(
-            tuple(DECK[t.piles[seat, (t.head[seat] + i) & K.MASK]] for i in range(t.size[seat]))
+            tuple(DECK[t.piles[seat, (t.head[seat] + i) & MASK]] for i in range(t.size[seat]))
             for seat in range(self.rules.players)
         )
-        winner = int(t.result[K.RES_WINNER])
+        winner = int(t.result[RES_WINNER])
         return DealResult(
             winner=None if winner < 0 else winner,
-            reason=REASONS[int(t.result[K.RES_REASON])],
-            battles=int(t.result[K.RES_BATTLES]),
-            wars=int(t.result[K.RES_WARS]),
+            reason=REASONS[int(t.result[RES_REASON])],
+            battles=int(t.result[RES_BATTLES]),
+            wars=int(t.result[RES_WARS]),
             piles=final,
             table=tuple(DECK[t.table_card[i]] for i in range(left)),
         )
