@@ -11,7 +11,7 @@ import numpy as np
 from cardwar.cards import INDEX
 from cardwar.engine import Round
 from cardwar.errors import RoundOverError
-from cardwar.sim import kernel as K
+from cardwar.sim.kernels.chances import DRAWS, chances
 from cardwar.sim.kernels.codes import R_LIMIT, rules_array
 
 RUNS = 2000
@@ -55,14 +55,14 @@ def chance_to_win(round_: Round, runs: int = RUNS) -> Chance:
     piles = round_.piles
     cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
     sizes = np.array([len(pile) for pile in piles], np.int64)
-    out = np.zeros(5, np.int64)
+    out = np.zeros(DRAWS + 1, np.int64)
     # The same position always gets the same estimate: the generator is seeded by it.
     seed = hash((round_.seed, round_.battles)) & 0x7FFF_FFFF_FFFF_FFFF
-    K.chances(rules, cards, sizes, seed, runs, out)
+    chances(rules, cards, sizes, seed, runs, out)
     players = round_.rules.players
     return Chance(
         battles=round_.battles,
         runs=runs,
         seats=tuple(round(int(out[seat]) / runs, 4) for seat in range(players)),
-        draw=round(int(out[4]) / runs, 4),
+        draw=round(int(out[DRAWS]) / runs, 4),
     )

@@ -14,16 +14,20 @@ from cardwar.engine import MAX_SEED, check_seed, parse_deal
 from cardwar.errors import RulesError
 from cardwar.records import Reason
 from cardwar.rules import Rules
-from cardwar.sim import kernel as K
 from cardwar.sim.kernels.codes import (
-    MASK,
     REASONS,
     RES_BATTLES,
     RES_REASON,
     RES_WARS,
     RES_WINNER,
+    RESULT_SIZE,
     rules_array,
 )
+from cardwar.sim.kernels.games import BATTLE_BINS, COUNTERS, WAR_BINS, play_games_parallel
+from cardwar.sim.kernels.ring import pile
+from cardwar.sim.kernels.rng import seed_game
+from cardwar.sim.kernels.round import play_dealt
+from cardwar.sim.kernels.workspace import PILES, RESULT, TABLE, workspace
 from cardwar.sim.tally import Tally
 
 BATCH = 50_000  # rounds between two progress reports
@@ -73,11 +77,11 @@ def simulate(
     done = 0
     while done < games:
         size = min(BATCH * workers, games - done)
-        counters = np.zeros((workers, K.COUNTERS), np.int64)
-        battles = np.zeros((workers, K.BATTLE_BINS), np.int64)
-        wars = np.zeros((workers, K.WAR_BINS), np.int64)
+        counters = np.zeros((workers, COUNTERS), np.int64)
+        battles = np.zeros((workers, BATTLE_BINS), np.int64)
+        wars = np.zeros((workers, WAR_BINS), np.int64)
         start = first + done
-        K.play_games_parallel(
+        play_games_parallel(
             array, rules.cards_per_hand, seed, start, start + size, counters, battles, wars
         )
         tally.add(Tally.of_rows(counters, battles, wars))
@@ -100,36 +104,33 @@ class DealResult:
 
 
 class DealPlayer:
-    """Plays explicit deals one after another on the kernels, reusing its work arrays."""
+    """Plays explicit deals one after another on the kernels, reusing its workspace."""
 
     def __init__(self, rules: Rules, seed: int = 0) -> None:
         self.rules = rules
         self._array = rules_array(rules)
-        self._table = K.Table()
-        K.seed_game(self._table.rng, check_seed(seed), 0)
+        self._work = workspace()
+        seed_game(self._work, check_seed(seed), 0)
 
     def play(self, deal: Sequence[Sequence[str | Card]]) -> DealResult:
         """Play `deal` (one pile per seat, top card first) to its end."""
         piles = parse_deal(deal, self.rules.players)
         cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
         sizes = np.array([len(pile) for pile in piles], np.int64)
-        t = self._table
-        left = K.play_dealt(
-            self._array, cards, sizes, t.piles, t.head, t.size, t.table_card, t.table_seat,
-            t.work, t.rng, t.loop, t.loop_size, t.behind, t.behind_head, t.behind_size, t.result,
-        )  # fmt: skip
-        final = tuple(
-            tuple(DECK[t.piles[seat, (t.head[seat] + i) & MASK]] for i in range(t.size[seat]))
-            for seat in range(self.rules.players)
-        )
-        winner = int(t.result[RES_WINNER])
+        work = self._work
+        left = play_dealt(self._array, cards, sizes, work)
+        result = work[RESULT : RESULT + RESULT_SIZE]
+        winner = int(result[RES_WINNER])
         return DealResult(
             winner=None if winner < 0 else winner,
-            reason=REASONS[int(t.result[RES_REASON])],
-            battles=int(t.result[RES_BATTLES]),
-            wars=int(t.result[RES_WARS]),
-            piles=final,
-            table=tuple(DECK[t.table_card[i]] for i in range(left)),
+            reason=REASONS[int(result[RES_REASON])],
+            battles=int(result[RES_BATTLES]),
+            wars=int(result[RES_WARS]),
+            piles=tuple(
+                tuple(DECK[card] for card in pile(work, PILES, seat))
+                for seat in range(self.rules.players)
+            ),
+            table=tuple(DECK[card] for card in work[TABLE : TABLE + left]),
         )
 
 

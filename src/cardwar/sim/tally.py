@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cardwar.sim import kernel as K
+from cardwar.sim.kernels import games as K  # the layout of a run's counters
 from cardwar.sim.kernels.codes import REASONS
 
 
