@@ -8,9 +8,22 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from cardwar import DECK, PRESETS, Card, Reason, Round, Rules
+from cardwar.cards import INDEX, rank_of
+from cardwar.sim.kernels.codes import (
+    CODES,
+    REASONS,
+    RES_BATTLES,
+    RES_LOOP,
+    RES_REASON,
+    rules_array,
+)
+from cardwar.sim.kernels.ring import rank
+from cardwar.sim.kernels.round import play_dealt
+from cardwar.sim.kernels.workspace import RESULT, workspace
 from cardwar.sim.run import DealPlayer, simulate
 
 DETERMINISTIC = [name for name, rules in PRESETS.items() if rules.deterministic]
@@ -151,3 +164,31 @@ def test_the_tally_adds_up() -> None:
     assert len(summary["histograms"]["battles"]) == 501 and summary["battles"]["max"] == 500
     assert summary["battles"]["median"] <= summary["battles"]["p90"] <= 500
     assert summary["draws"] == summary["reasons"]["battle_limit"] + summary["reasons"]["both_short"]
+
+
+def test_a_loop_reports_its_length_beside_the_battles_to_its_first_repeat() -> None:
+    """A loop comes back with its own length and a true count of battles: the engine, unwatched,
+    holds the same position that many battles earlier, and never repeated before."""
+    rules = Rules.from_dict({"battle_limit": None, "gather": "table"})
+    deal = [list(pile) for pile in Round(rules, seed=28).deal]
+    ws = workspace()
+    cards = np.array([INDEX[card] for pile in deal for card in pile], np.int64)
+    sizes = np.array([len(pile) for pile in deal], np.int64)
+    play_dealt(rules_array(rules), cards, sizes, ws)
+    reason, battles, length = (int(ws[RESULT + at]) for at in (RES_REASON, RES_BATTLES, RES_LOOP))
+    assert (REASONS[reason], battles) == (Reason.CYCLE, 133) and 0 < length <= battles
+    round_ = Round(rules, deal=deal, watch_loops=False)
+    positions = [round_.position()]
+    for _ in range(battles):
+        round_.play_battle()
+        positions.append(round_.position())
+    assert positions[battles] == positions[battles - length]
+    assert all(positions[k] != positions[k - length] for k in range(length, battles))
+
+
+def test_the_kernels_speak_the_core_s_codes() -> None:
+    """A reason's code is its place in `Reason` (the tally counts them in that order), and a
+    card index's rank is the core's `rank_of`: the kernels take both from the core."""
+    assert REASONS == tuple(Reason)
+    assert [CODES[reason] for reason in Reason] == list(range(len(Reason)))
+    assert [rank.py_func(INDEX[card]) for card in DECK] == [rank_of(INDEX[card]) for card in DECK]

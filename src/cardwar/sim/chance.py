@@ -11,8 +11,8 @@ import numpy as np
 from cardwar.cards import INDEX
 from cardwar.engine import Round
 from cardwar.errors import RoundOverError
-from cardwar.sim import kernel as K
-from cardwar.sim.run import rules_array
+from cardwar.sim.kernels.chances import DRAWS, chances
+from cardwar.sim.kernels.codes import R_LIMIT, rules_array
 
 RUNS = 2000
 
@@ -51,18 +51,18 @@ def chance_to_win(round_: Round, runs: int = RUNS) -> Chance:
         raise RoundOverError(f"the round is over ({round_.outcome.reason.value}): nothing to guess")
     rules = rules_array(round_.rules)
     limits = [limit - round_.battles for limit in (round_.rules.battle_limit, round_.cap) if limit]
-    rules[K.R_LIMIT] = min(limits) if limits else 0
+    rules[R_LIMIT] = min(limits) if limits else 0
     piles = round_.piles
     cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
     sizes = np.array([len(pile) for pile in piles], np.int64)
-    out = np.zeros(5, np.int64)
+    out = np.zeros(DRAWS + 1, np.int64)
     # The same position always gets the same estimate: the generator is seeded by it.
     seed = hash((round_.seed, round_.battles)) & 0x7FFF_FFFF_FFFF_FFFF
-    K.chances(rules, cards, sizes, seed, runs, out)
+    chances(rules, cards, sizes, seed, runs, out)
     players = round_.rules.players
     return Chance(
         battles=round_.battles,
         runs=runs,
         seats=tuple(round(int(out[seat]) / runs, 4) for seat in range(players)),
-        draw=round(int(out[4]) / runs, 4),
+        draw=round(int(out[DRAWS]) / runs, 4),
     )

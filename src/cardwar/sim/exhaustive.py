@@ -19,8 +19,8 @@ import numpy as np
 
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
-from cardwar.sim import kernel as K
-from cardwar.sim.run import rules_array
+from cardwar.sim.kernels.codes import rules_array
+from cardwar.sim.kernels.sequences import play_sequences
 from cardwar.sim.tally import Tally
 
 MAX_SEQUENCES = 50_000_000  # about two minutes here for the longest of these decks
@@ -163,7 +163,7 @@ def play_every_deal(
         tally = Tally()
         keys = np.zeros((size, deck.cards + 2), np.int64)
         lengths = np.zeros(size, np.int64)
-        loops = K.play_sequences(
+        loops = play_sequences(
             array, ranks, size, tally.counters, tally.battles, tally.wars, keys, lengths
         )
         out.ended.add(tally)

@@ -13,28 +13,24 @@ from cardwar.cards import DECK, INDEX, Card
 from cardwar.engine import MAX_SEED, check_seed, parse_deal
 from cardwar.errors import RulesError
 from cardwar.records import Reason
-from cardwar.rules import Gather, LimitOutcome, Rules, Shortage
-from cardwar.sim import kernel as K
+from cardwar.rules import Rules
+from cardwar.sim.kernels.codes import (
+    REASONS,
+    RES_BATTLES,
+    RES_REASON,
+    RES_WARS,
+    RES_WINNER,
+    RESULT_SIZE,
+    rules_array,
+)
+from cardwar.sim.kernels.games import BATTLE_BINS, COUNTERS, WAR_BINS, play_games_parallel
+from cardwar.sim.kernels.ring import pile
+from cardwar.sim.kernels.rng import seed_game
+from cardwar.sim.kernels.round import play_dealt
+from cardwar.sim.kernels.workspace import PILES, RESULT, TABLE, workspace
 from cardwar.sim.tally import Tally
 
 BATCH = 50_000  # rounds between two progress reports
-GATHERS = {Gather.WINNER_FIRST: K.GATHER_WINNER_FIRST, Gather.TABLE: K.GATHER_TABLE,
-           Gather.SHUFFLED: K.GATHER_SHUFFLED}  # fmt: skip
-REASONS = list(Reason)
-
-
-def rules_array(rules: Rules) -> np.ndarray:
-    """The rules as the kernels read them. The clock (`time_limit_s`) plays no part: a
-    simulated round takes no time, as in `cardwar round`."""
-    array = np.zeros(K.RULES_SIZE, np.int64)
-    array[K.R_PLAYERS] = rules.players
-    array[K.R_WAR_DOWN] = rules.war_down
-    array[K.R_LAST_CARD] = rules.shortage is Shortage.LAST_CARD
-    array[K.R_LIMIT] = rules.battle_limit or 0
-    array[K.R_MOST_CARDS] = rules.limit_outcome is LimitOutcome.MOST_CARDS
-    array[K.R_LOW_WINS] = rules.low_wins
-    array[K.R_GATHER] = GATHERS[rules.gather]
-    return array
 
 
 def workers_available() -> int:
@@ -81,11 +77,11 @@ def simulate(
     done = 0
     while done < games:
         size = min(BATCH * workers, games - done)
-        counters = np.zeros((workers, K.COUNTERS), np.int64)
-        battles = np.zeros((workers, K.BATTLE_BINS), np.int64)
-        wars = np.zeros((workers, K.WAR_BINS), np.int64)
+        counters = np.zeros((workers, COUNTERS), np.int64)
+        battles = np.zeros((workers, BATTLE_BINS), np.int64)
+        wars = np.zeros((workers, WAR_BINS), np.int64)
         start = first + done
-        K.play_games_parallel(
+        play_games_parallel(
             array, rules.cards_per_hand, seed, start, start + size, counters, battles, wars
         )
         tally.add(Tally.of_rows(counters, battles, wars))
@@ -108,36 +104,33 @@ class DealResult:
 
 
 class DealPlayer:
-    """Plays explicit deals one after another on the kernels, reusing its work arrays."""
+    """Plays explicit deals one after another on the kernels, reusing its workspace."""
 
     def __init__(self, rules: Rules, seed: int = 0) -> None:
         self.rules = rules
         self._array = rules_array(rules)
-        self._table = K.Table()
-        K.seed_game(self._table.rng, check_seed(seed), 0)
+        self._work = workspace()
+        seed_game(self._work, check_seed(seed), 0)
 
     def play(self, deal: Sequence[Sequence[str | Card]]) -> DealResult:
         """Play `deal` (one pile per seat, top card first) to its end."""
         piles = parse_deal(deal, self.rules.players)
         cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
         sizes = np.array([len(pile) for pile in piles], np.int64)
-        t = self._table
-        left = K.play_dealt(
-            self._array, cards, sizes, t.piles, t.head, t.size, t.table_card, t.table_seat,
-            t.work, t.rng, t.loop, t.loop_size, t.behind, t.behind_head, t.behind_size, t.result,
-        )  # fmt: skip
-        final = tuple(
-            tuple(DECK[t.piles[seat, (t.head[seat] + i) & K.MASK]] for i in range(t.size[seat]))
-            for seat in range(self.rules.players)
-        )
-        winner = int(t.result[K.RES_WINNER])
+        work = self._work
+        left = play_dealt(self._array, cards, sizes, work)
+        result = work[RESULT : RESULT + RESULT_SIZE]
+        winner = int(result[RES_WINNER])
         return DealResult(
             winner=None if winner < 0 else winner,
-            reason=REASONS[int(t.result[K.RES_REASON])],
-            battles=int(t.result[K.RES_BATTLES]),
-            wars=int(t.result[K.RES_WARS]),
-            piles=final,
-            table=tuple(DECK[t.table_card[i]] for i in range(left)),
+            reason=REASONS[int(result[RES_REASON])],
+            battles=int(result[RES_BATTLES]),
+            wars=int(result[RES_WARS]),
+            piles=tuple(
+                tuple(DECK[card] for card in pile(work, PILES, seat))
+                for seat in range(self.rules.players)
+            ),
+            table=tuple(DECK[card] for card in work[TABLE : TABLE + left]),
         )
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from cardwar.records import Reason
-from cardwar.sim import kernel as K
+from cardwar.sim.kernels import games as K  # the layout of a run's counters
+from cardwar.sim.kernels.codes import REASONS
 
 
 @dataclass
@@ -56,7 +56,8 @@ class Tally:
             "wins": wins,
             "draws": games - sum(wins),
             "reasons": {
-                reason.value: int(self.counters[K.C_REASONS + i]) for i, reason in enumerate(Reason)
+                reason.value: int(self.counters[K.C_REASONS + i])
+                for i, reason in enumerate(REASONS)
             },
             "battles": _spread(
                 self.battles, self.total_battles, games, self.counters[K.C_MAX_BATTLES]

@@ -1,0 +1,22 @@
+"""The fast simulator's kernels: numba over integer arrays, the rules of docs/rules.md once more.
+
+The readable engine (`cardwar.engine`) is the reference; this is a second implementation, held
+to it by `tests/test_simulator.py`, which plays thousands of deals on both and compares winner,
+reason, battles, wars and final piles round by round.
+
+- `codes`: the integers the kernels and Python share (card index, rules array, reason codes).
+- `workspace`: the one int64 array a round is played in, region by region.
+- `rng`: the seedable generator, and the shuffle made with it.
+- `ring`: a seat's pile as a ring; dealing, keeping and comparing a position.
+- `battle`: one battle by the full rules.
+- `plain`: the plain two-player battle, played in runs.
+- `loops`: Brent's loop watch.
+- `round`: a round played to its end, and where a loop began.
+- `games`, `sequences`, `chances`: the kernels the runs call (random rounds and their
+  statistics, every deal of a small deck and the loops' names, the chance to win).
+- `cache`: numba's cache for all of these, stamped with every source they are compiled from.
+"""
+
+from cardwar.sim.kernels import cache
+
+cache.keep_fresh()  # before any kernel module is imported: numba reads it as it decorates
