@@ -349,7 +349,7 @@ GOOD_FIELDS = [
     ("limit_outcome", "draw"), ("limit_outcome", "most_cards"),
     ("time_limit_s", None), ("time_limit_s", 60), ("time_limit_s", 7200),
     ("low_wins", False), ("low_wins", True),
-    ("gather", "winner_first"), ("gather", "table"), ("gather", "shuffled"),
+    ("gather", "winner_first"), ("gather", "table"), ("gather", "shuffled"), ("gather", "natural"),
 ]  # fmt: skip
 
 
@@ -431,8 +431,21 @@ def test_rules_lists_the_presets_and_what_each_field_allows(client: TestClient) 
     assert fields["battle_limit"] == {
         "default": 500, "nullable": True, "min": 1, "max": 100_000, "choices": None
     }  # fmt: skip
-    assert fields["gather"]["choices"] == ["winner_first", "table", "shuffled"]
+    assert fields["gather"]["choices"] == ["winner_first", "table", "shuffled", "natural"]
     assert fields["low_wins"]["choices"] == [False, True]
+
+
+def test_a_round_picked_up_as_the_cards_lie(client: TestClient) -> None:
+    """gather "natural" (docs/rules.md#gather) plays through the API as in the engine: a double
+    tie with no card down comes up king, three, then the tied pairs, the latest first."""
+    rules = {"gather": "natural", "war_down": 0, "battle_limit": None}
+    data = new_round(client, rules=rules, deal=[["9S", "5C", "KD"], ["9H", "5D", "3C"]])
+    assert data["rules"]["gather"] == "natural"
+    done = battles(client, data["id"], 1)["round"]
+    assert done["outcome"] == {"winner": 0, "reason": "all_cards"}
+    assert done["piles"] == [["KD", "3C", "5D", "5C", "9H", "9S"], []]
+    answer = client.post("/api/simulations", json={"rules": rules, "rounds": 200, "seed": 3})
+    assert answer.status_code == 200 and answer.json()["rules"]["gather"] == "natural"
 
 
 # -- house rules, per browser ---------------------------------------------------------------------

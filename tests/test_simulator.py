@@ -45,15 +45,18 @@ def simulator_result(player: DealPlayer, deal: list[list[Card]]) -> tuple[object
 
 
 def random_rules(chance: random.Random, *, small: bool) -> Rules:
-    """Any rule set with a fixed return order. Without a battle limit, table order can run a
-    million battles on a full deck, so those rules get small deals only (`small`)."""
+    """Any rule set with a fixed return order. Without a battle limit, table order and the
+    natural one can run millions of battles on a full deck, so there they get a limit."""
     limit = chance.choice([None, 1, 7, 60, 500]) if small else chance.choice([None, 60, 500])
+    gather = chance.choice(["winner_first", "table", "natural"])
+    if not small and gather != "winner_first":
+        limit = limit or 500
     return Rules.from_dict(
         {
             "players": chance.randint(2, 4),
             "war_down": chance.randint(0, 5),
             "shortage": chance.choice(["lose", "last_card"]),
-            "gather": chance.choice(["winner_first", "table"]) if small else "winner_first",
+            "gather": gather,
             "battle_limit": limit,
             "limit_outcome": chance.choice(["draw", "most_cards"]),
             "low_wins": chance.random() < 0.3,

@@ -189,6 +189,8 @@ class Round:
             if gather is Gather.WINNER_FIRST:
                 cards = [c for s, c in laid if s == winner]
                 cards += [c for s, c in laid if s != winner]
+            elif gather is Gather.NATURAL:
+                cards = _as_they_lie(laid, steps[-1].up[winner])
             else:
                 cards = [card for _, card in laid]
                 if gather is Gather.SHUFFLED:
@@ -219,7 +221,8 @@ class Round:
         p1.popleft()
         rules = self.rules
         winner = 0 if (ra > rb) is not rules.low_wins else 1
-        if rules.gather is Gather.WINNER_FIRST and winner == 1:
+        # With no tie, picking the cards up as they lie is the winner's card first too.
+        if rules.gather in _WINNERS_CARD_FIRST and winner == 1:
             cards = [b, a]
         else:
             cards = [a, b]
@@ -401,6 +404,20 @@ class Round:
         self.outcome, self.last_battle = progress.outcome, progress.last_battle
         if progress.rng is not None:
             self._rng.setstate(progress.rng)
+
+
+_WINNERS_CARD_FIRST = frozenset({Gather.WINNER_FIRST, Gather.NATURAL})
+
+
+def _as_they_lie(laid: list[tuple[int, int]], winning: Card | None) -> list[int]:
+    """The table picked up as it lies (docs/rules.md#gather, `natural`): the card that won the
+    last step first, then every other card, last laid first. When the winner turned no card in
+    the last step (everyone else in the war was short), every card is taken last laid first."""
+    cards = [card for _, card in reversed(laid)]
+    if winning is not None:
+        cards.remove(INDEX[winning])
+        cards.insert(0, INDEX[winning])
+    return cards
 
 
 def _cards(ids: Iterable[int | None]) -> tuple[Card | None, ...]:

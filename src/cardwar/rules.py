@@ -28,6 +28,8 @@ class Gather(StrEnum):
     """Every card in the order it was laid."""
     SHUFFLED = "shuffled"
     """The table is shuffled with the round's generator first."""
+    NATURAL = "natural"
+    """Picked up as the cards lie: the winning card, then the rest, last laid first."""
 
 
 class LimitOutcome(StrEnum):

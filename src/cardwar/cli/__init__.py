@@ -42,7 +42,7 @@ FIELD_HELP = {
     "limit_outcome": "at the battle limit: a draw, or the biggest pile wins",
     "time_limit_s": "seconds on the clock (null: no clock); then the biggest pile wins",
     "low_wins": "Peace: the lowest card wins",
-    "gather": "the order won cards go under the winner's pile",
+    "gather": "the order won cards go under the winner's pile (natural: picked up as they lie)",
 }
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from cardwar.sim.kernels.codes import (
+    GATHER_NATURAL,
     GATHER_SHUFFLED,
     GATHER_WINNER_FIRST,
     NO_WINNER,
@@ -22,7 +23,7 @@ from cardwar.sim.kernels.codes import (
 )
 from cardwar.sim.kernels.ring import pop, push, rank, size_of
 from cardwar.sim.kernels.rng import shuffle
-from cardwar.sim.kernels.workspace import FIGHTERS, SHORTS, TABLE, TABLE_SEAT, TIED, UP
+from cardwar.sim.kernels.workspace import FIGHTERS, SHORTS, TABLE, TABLE_SEAT, TIED, UP, UP_AT
 
 
 @njit(cache=True, inline="always")
@@ -58,6 +59,7 @@ def battle(rules: np.ndarray, ws: np.ndarray, p: int) -> tuple[int, int, bool, i
         ws[UP + seat] = -1
         if size_of(ws, p, seat) > 0:
             card = _lay(ws, p, seat, laid)
+            ws[UP_AT + seat] = laid
             laid += 1
             ws[UP + seat] = card
             if _beats(rank(card), best, low):
@@ -70,8 +72,10 @@ def battle(rules: np.ndarray, ws: np.ndarray, p: int) -> tuple[int, int, bool, i
     wars = 0
     lost_short = False
     winner = NO_WINNER
+    winning = -1  # where the card that won the last step lies, if the winner turned one there
     if n_tied == 1:
         winner = ws[TIED]
+        winning = ws[UP_AT + winner]
     else:
         need = rules[R_WAR_DOWN] + 1
         lose = rules[R_LAST_CARD] == 0
@@ -119,6 +123,7 @@ def battle(rules: np.ndarray, ws: np.ndarray, p: int) -> tuple[int, int, bool, i
                         _lay(ws, p, seat, laid)
                         laid += 1
                     ws[UP + seat] = _lay(ws, p, seat, laid)
+                    ws[UP_AT + seat] = laid
                     laid += 1
                 elif lose:
                     while size_of(ws, p, seat) > 0:  # a short player's last cards join the table
@@ -139,6 +144,7 @@ def battle(rules: np.ndarray, ws: np.ndarray, p: int) -> tuple[int, int, bool, i
                     n_tied += 1
             if n_tied == 1:
                 winner = ws[TIED]
+                winning = ws[UP_AT + winner]
                 break
 
     # The winner puts the table under their pile, in the order the rules say.
@@ -148,6 +154,13 @@ def battle(rules: np.ndarray, ws: np.ndarray, p: int) -> tuple[int, int, bool, i
                 push(ws, p, winner, ws[TABLE + i])
         for i in range(laid):
             if ws[TABLE_SEAT + i] != winner:
+                push(ws, p, winner, ws[TABLE + i])
+    elif gather == GATHER_NATURAL:
+        # As the cards lie: the winning card, then the rest, last laid first.
+        if winning >= 0:
+            push(ws, p, winner, ws[TABLE + winning])
+        for i in range(laid - 1, -1, -1):
+            if i != winning:
                 push(ws, p, winner, ws[TABLE + i])
     else:
         if gather == GATHER_SHUFFLED:

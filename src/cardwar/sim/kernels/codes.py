@@ -32,6 +32,7 @@ GATHERS: dict[Gather, int] = {gather: code for code, gather in enumerate(Gather)
 GATHER_WINNER_FIRST = GATHERS[Gather.WINNER_FIRST]
 GATHER_TABLE = GATHERS[Gather.TABLE]
 GATHER_SHUFFLED = GATHERS[Gather.SHUFFLED]
+GATHER_NATURAL = GATHERS[Gather.NATURAL]
 
 # A reason's code is its place in `Reason`: the tally counts them in that order.
 REASONS: tuple[Reason, ...] = tuple(Reason)

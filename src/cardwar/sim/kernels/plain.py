@@ -20,6 +20,7 @@ from numba import njit
 
 from cardwar.sim.kernels.battle import battle
 from cardwar.sim.kernels.codes import (
+    GATHER_NATURAL,
     GATHER_SHUFFLED,
     GATHER_TABLE,
     GATHER_WINNER_FIRST,
@@ -67,7 +68,8 @@ def plain_battles(
             s0 -= 1
             s1 -= 1
             w = 1 if (ra > rb) == low else 0
-            if gather == GATHER_WINNER_FIRST:
+            if gather == GATHER_WINNER_FIRST or gather == GATHER_NATURAL:
+                # With no tie, the cards as they lie are the winner's first too.
                 first = b if w == 1 else a
                 second = a if w == 1 else b
             elif gather == GATHER_TABLE:
@@ -123,8 +125,19 @@ def plain_battles(
                         at += 1
                 if gather == GATHER_SHUFFLED:
                     shuffle(ws, TABLE, at, ws)
-                for i in range(at):
-                    ws[slot(p, w, hw, sw + i)] = ws[TABLE + i]
+                if gather == GATHER_NATURAL:
+                    # As they lie: the winning card (the last war's up card, the last of its
+                    # seat's cards there), then every other card, last laid first.
+                    won = at - 1 - need + need * w
+                    ws[slot(p, w, hw, sw)] = ws[TABLE + won]
+                    put = 1
+                    for i in range(at - 1, -1, -1):
+                        if i != won:
+                            ws[slot(p, w, hw, sw + put)] = ws[TABLE + i]
+                            put += 1
+                else:
+                    for i in range(at):
+                        ws[slot(p, w, hw, sw + i)] = ws[TABLE + i]
             h0 = (h0 + laid) & MASK
             h1 = (h1 + laid) & MASK
             s0 += (2 - 2 * w) * laid - laid

@@ -70,6 +70,7 @@ export function rulesLine(rules) {
   parts.push(rules.shortage === "lose" ? "short of cards loses" : "fight on with the last card");
   if (rules.gather === "table") parts.push("won cards kept in order");
   if (rules.gather === "shuffled") parts.push("won cards shuffled");
+  if (rules.gather === "natural") parts.push("won cards picked up as they lie");
   if (rules.battle_limit === null) parts.push("no battle limit");
   else if (rules.limit_outcome === "draw") parts.push(`a draw after ${counted(rules.battle_limit, "battle")}`);
   else parts.push(`biggest pile wins after ${counted(rules.battle_limit, "battle")}`);
@@ -92,6 +93,7 @@ function gatherWords(gather) {
     winner_first: "the winner's own cards first, then the others' in the order they were laid",
     table: "in the order they were laid on the table",
     shuffled: "shuffled first, the way many families keep a long game from looping",
+    natural: "picked up as they lie: the card that won first, then the rest from the top of the heap down",
   }[gather];
 }
 
@@ -130,6 +132,7 @@ function workedExample(rules) {
     winner_first: "your own cards first",
     table: "in the order they were laid",
     shuffled: "shuffled first",
+    natural: "picked up as they lie, your winning card first",
   }[rules.gather];
   return `You turn the 9♠ and the computer turns the 9♥: a tie, so it is war. ${down} ` +
     `Your ${mine} meets the computer's ${theirs}. ${lead}, so you collect all ` +
@@ -196,7 +199,7 @@ export function rulesSentence(rules) {
     "suits ignored",
     `${cardsInWords(rules.war_down)} face down in each war`,
     rules.shortage === "lose" ? "a player who cannot finish a war loses" : "a player short of cards fights on with their last card",
-    { winner_first: "won cards go under the pile winner's first", table: "won cards go under the pile in the order laid", shuffled: "won cards are shuffled before they go under the pile" }[rules.gather],
+    { winner_first: "won cards go under the pile winner's first", table: "won cards go under the pile in the order laid", shuffled: "won cards are shuffled before they go under the pile", natural: "won cards are picked up as they lie and go under the pile" }[rules.gather],
   ];
   let limit;
   if (rules.battle_limit === null) limit = "no battle limit";
