@@ -6,14 +6,18 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from cardwar import Rules
 from cardwar.cli import main
-from cardwar.sim.cluster import enumerate_on_dask, simulate_on_dask
+from cardwar.sim.checkpoint import Checkpoint, Job
+from cardwar.sim.cluster import simulate_on_dask
+from cardwar.sim.enumeration import run_job
 from cardwar.sim.exhaustive import SmallDeck, play_every_deal
+from cardwar.sim.hands import Hands
 from cardwar.sim.run import simulate
 
 distributed = pytest.importorskip("distributed")
@@ -38,13 +42,30 @@ def test_a_seed_on_the_cluster_gives_the_one_machine_tally(cluster: str) -> None
     assert sum(seen) == 30_000 and len(seen) > 1
 
 
-def test_every_deal_on_the_cluster_matches_one_machine(cluster: str) -> None:
-    """A small deck's deals, sharded by ranges of sequences, add up to the single run."""
-    rules = Rules.from_dict({"battle_limit": None})
-    deck = SmallDeck.parse("4x2")
-    assert (
-        enumerate_on_dask(cluster, rules, deck).to_dict() == play_every_deal(rules, deck).to_dict()
-    )
+def test_given_hands_and_records_on_the_cluster_give_the_one_machine_tally(cluster: str) -> None:
+    """--hands and --records shard like any run: the same figures and the same longest rounds."""
+    rules = Rules.preset("classic")
+    hands = Hands.parse([["AS", "AH", "AD", "AC"], "rest"], 2)
+    spread = simulate_on_dask(cluster, rules, 20_000, seed=3, hands=hands, records=5)
+    here = simulate(rules, 20_000, seed=3, hands=hands, records=5)
+    assert spread.to_dict(2, histograms=True) == here.to_dict(2, histograms=True)
+    assert spread.records.tolist() == here.records.tolist()
+
+
+def test_every_deal_on_the_cluster_matches_one_machine(cluster: str, tmp_path: Path) -> None:
+    """A deck's deals, sharded by ranges of sequences, add up to the single run; stopped after
+    a shard, the checkpoint resumes shard by shard to the same figures."""
+    rules = Rules.from_dict({"gather": "natural", "war_down": 0, "battle_limit": None})
+    deck = SmallDeck.parse("3x4")
+    whole = play_every_deal(rules, deck).to_dict()
+    job = Job(deck, rules, 0, deck.sequences)
+    spread = run_job(Checkpoint.open(job, None), dask=cluster)
+    assert spread.complete and spread.found is not None and spread.found.to_dict() == whole
+    path = tmp_path / "run.json"
+    stopped = run_job(Checkpoint.open(job, path), dask=cluster, stopping=lambda: True)
+    assert 0 < stopped.sequences_done < deck.sequences
+    resumed = run_job(Checkpoint.open(job, path), dask=cluster)
+    assert resumed.complete and resumed.found is not None and resumed.found.to_dict() == whole
 
 
 def test_the_command_line_runs_on_the_cluster(cluster: str) -> None:

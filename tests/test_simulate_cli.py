@@ -83,11 +83,17 @@ def test_every_deal_of_a_one_suit_deck_as_published(deck: str, deals: int, longe
 
 
 def test_every_deal_of_a_deck_with_loops_names_its_loops() -> None:
-    """4x2 under the classic table: the loops found, their lengths, and the rest tallied; a
-    battle limit given in --rules is kept."""
+    """4x2 under the classic table: the loops found, each with its length, its deals and a
+    position on it, and the rest tallied; a battle limit given in --rules is kept."""
     data = run_json("simulate", "--enumerate", "4x2")
     assert data["deals"] == data["games"] == 1272 == data["cycles"] + data["ended"]
-    assert data["cycles"] == 35 and data["distinct_cycles"] == [{"length": 8, "count": 6}]
+    assert data["cycles"] == 35
+    assert data["loop_lengths"] == [{"length": 8, "loops": 6, "deals": 35}]
+    assert sum(loop["deals"] for loop in data["distinct_cycles"]) == 35
+    for loop in data["distinct_cycles"]:
+        round_ = Round(Rules.from_dict({"battle_limit": None}), deal=loop["position"])
+        round_.play()
+        assert round_.outcome is not None and round_.outcome.reason.value == "cycle"
     limited = run_json("simulate", "--enumerate", "4x2", "--rules", '{"battle_limit": 50}')
     assert limited["cycles"] == 0 and limited["reasons"]["battle_limit"] == 35
 
@@ -145,13 +151,28 @@ def test_deals_from_a_file_one_result_a_line(tmp_path: Path) -> None:
         (["--games", "0"], "argument --games: 0 is out of range"),
         (["--workers", "0"], "argument --workers: 0 is out of range"),
         (["--enumerate", "13x4"], "--enumerate 13x4: 92,024,242,230,271,040,357,108,320,801"),
-        (["--enumerate", "5x1"], "--enumerate 5x1: 5 cards cannot be split in halves"),
+        (["--enumerate", "7x4"], "--enumerate 7x4: 66,475,579,247,327,250,000 deals do not fit"),
+        (["--enumerate", "1x1"], "--enumerate 1x1: a deal needs at least 2 cards"),
         (["--enumerate", "eight"], "--enumerate 'eight': write the deck as RANKSxSUITS"),
         (["--enumerate", "4x2", "--rules", '{"players": 3}'], "players must be 2"),
         (["--deals", "/no/such/file"], "--deals /no/such/file: cannot be read"),
         (
             ["--deals", "/dev/null", "--dask", "tcp://127.0.0.1:9"],
-            "--dask: shards --games and --enumerate runs, not --deals files",
+            "--dask: is for --games and --enumerate runs, not --deals files",
+        ),
+        (["--rules", '{"gather": "heap"}'], "gather: 'heap' is not allowed, must be one of"),
+        (["--records", "0"], "argument --records: 0 is out of range, must be 1..1000"),
+        (["--hands", '[["AS", "AS"], "rest"]'], "--hands: card AS is named twice (seat 0"),
+        (["--hands", '[["AS"], ["AS"]]'], "--hands: card AS is named twice (seat 0 and seat 1)"),
+        (["--hands", '[[], "rest"]'], "--hands: seat 0 has no card"),
+        (["--hands", '["rest", "rest"]'], 'seats 0 and 1 both take "rest"'),
+        (["--hands", '[["AS"]]'], "--hands: has 1 seats but the rules have players=2"),
+        (["--hands", '[["1X"], "rest"]'], "--hands: seat 0: card 1X"),
+        (["--checkpoint", "x.json"], "--checkpoint: belongs with --enumerate"),
+        (["--enumerate", "4x2", "--sequences", "9:3"], "--sequences 9:3: must be within 0:2520"),
+        (
+            ["--enumerate", "4x2", "--rules", '{"gather": "shuffled"}'],
+            "--enumerate: plays each deal once, so the return order must be fixed",
         ),
     ],
 )

@@ -22,6 +22,7 @@ from cardwar.cli.shared import days, port, whole
 from cardwar.engine import MAX_SEED
 from cardwar.errors import CardwarError
 from cardwar.rules import PRESETS, describe_fields
+from cardwar.sim import MAX_RECORDS
 from cardwar.web.settings import Settings
 
 SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
@@ -227,6 +228,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="spread the run over the Dask cluster at ADDRESS (needs cardwar[dask]); the same "
         "result as here for the same seed",
     )
+    sim.add_argument(
+        "--hands",
+        metavar="JSON",
+        help="the cards each seat starts with, one entry per seat, each a list of card codes or "
+        '"rest" (the cards no other seat names): \'[["AS","AH","AD","AC"], "rest"]\'; every '
+        "round deals them, each seat's in a fresh random order",
+    )
+    sim.add_argument(
+        "--records",
+        type=whole(1, MAX_RECORDS),
+        metavar="K",
+        help="also print the K longest rounds, each with its deal, which cardwar round --deal "
+        "plays again",
+    )
+    sim.add_argument(
+        "--checkpoint",
+        type=Path,
+        metavar="FILE",
+        help="with --enumerate: keep the run in FILE as it goes; Ctrl+C stops it between two "
+        "batches, and the same command resumes it where it stopped",
+    )
+    sim.add_argument(
+        "--sequences",
+        metavar="FIRST:STOP",
+        help="with --enumerate: only the deck's rank sequences FIRST to STOP - 1, in "
+        "lexicographic order (a shard of the job)",
+    )
+    sim.add_argument(
+        "--every-sequence",
+        action="store_true",
+        help="with --enumerate: play every sequence, mirrors too (a deal and its mirror are "
+        "otherwise played once where they are the same game)",
+    )
     return parser
 
 
@@ -261,6 +295,11 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
                 enumerate_deck=args.enumerate,
                 deals_file=args.deals,
                 dask=args.dask,
+                hands_json=args.hands,
+                records=args.records,
+                checkpoint=args.checkpoint,
+                sequences=args.sequences,
+                every_sequence=args.every_sequence,
             )
         if args.command == "round":
             return play_round(

@@ -1,44 +1,35 @@
 """`cardwar simulate`: the command line's adapter for the fast simulator (parsing is in
-`cardwar.cli`; the work is in `sim.run`, `sim.exhaustive` and `sim.cluster`; this prints)."""
+`cardwar.cli`; the work is in `sim.run` and `sim.cluster`; this prints). `--enumerate` is
+`cli.enumerate`, `--deals` `cli.deals`."""
 
 from __future__ import annotations
 
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardwar.cli.enumerate import enumerate_command
+from cardwar.cli.progress import progress_bar
 from cardwar.cli.shared import chosen_rules, load_json, print_line
 from cardwar.engine import MAX_SEED
 from cardwar.errors import CardwarError, DealError, RulesError
 from cardwar.rules import Rules
-from cardwar.sim.exhaustive import Exhaustive, SmallDeck, play_every_deal
-from cardwar.sim.run import DealPlayer, check_workers, simulate, workers_available
+from cardwar.sim.exhaustive import SmallDeck
+from cardwar.sim.hands import Hands
+from cardwar.sim.run import (
+    DealPlayer,
+    check_records,
+    check_workers,
+    records_of,
+    simulate,
+    workers_available,
+)
 from cardwar.text import seat_names
-
-
-@contextmanager
-def progress_bar(total: int, what: str) -> Iterator[Callable[[int], None]]:
-    """A Rich progress bar on standard error, so standard output stays clean for --json (Rich
-    draws it only when standard error is a terminal)."""
-    bar = Progress(
-        TextColumn(f"[bold]{what}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    with bar:
-        task = bar.add_task(what, total=total)
-        yield lambda done: bar.advance(task, done)
 
 
 def simulate_command(
@@ -53,19 +44,47 @@ def simulate_command(
     enumerate_deck: str | None = None,
     deals_file: Path | None = None,
     dask: str | None = None,
+    hands_json: str | None = None,
+    records: int | None = None,
+    checkpoint: Path | None = None,
+    sequences: str | None = None,
+    every_sequence: bool = False,
 ) -> int:
     """Run `cardwar simulate` and print what it found; returns the exit status."""
     rules = chosen_rules(preset, rules_json)
     workers = check_workers(workers if workers is not None else workers_available())
+    if records is not None:
+        check_records(records)
+        if records == 0:
+            raise RulesError("--records: must be a whole number from 1 to 1000, not 0")
+    enumerating = enumerate_deck is not None
+    for option, given in (
+        ("--checkpoint", checkpoint is not None),
+        ("--sequences", sequences is not None),
+        ("--every-sequence", every_sequence),
+    ):
+        if given and not enumerating:
+            raise RulesError(f"{option}: belongs with --enumerate")
     if deals_file is not None:
-        if dask is not None:
-            raise CardwarError("--dask: shards --games and --enumerate runs, not --deals files")
-        return play_deals_file(out, rules, deals_file, seed or 0)
-    if enumerate_deck is not None:
-        deck = SmallDeck.parse(enumerate_deck)
+        for option, value in (("--dask", dask), ("--hands", hands_json), ("--records", records)):
+            if value is not None:
+                raise RulesError(
+                    f"{option}: is for --games and --enumerate runs, not --deals files"
+                )
+        return play_deals_file(out, rules, deals_file, seed or 0, workers)
+    if enumerating:
+        if hands_json is not None:
+            raise RulesError("--hands: deals the given hands at random; --enumerate deals them all")
+        deck = SmallDeck.parse(enumerate_deck or "")
         if rules_json is None or "battle_limit" not in load_json("--rules", rules_json):
             rules = Rules.from_dict({"battle_limit": None}, base=rules)  # so loops show
-        return enumerate_command(out, rules, deck, as_json, dask)
+        return enumerate_command(
+            out, rules, deck, as_json=as_json, dask=dask, workers=workers, sequences=sequences,
+            every_sequence=every_sequence, records=records, checkpoint=checkpoint,
+        )  # fmt: skip
+    hands = (
+        None if hands_json is None else Hands.parse(load_json("--hands", hands_json), rules.players)
+    )
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     started = time.perf_counter()
@@ -73,57 +92,51 @@ def simulate_command(
         if dask is not None:
             from cardwar.sim.cluster import simulate_on_dask
 
-            tally = simulate_on_dask(dask, rules, games, seed, progress=advance)
+            tally = simulate_on_dask(
+                dask, rules, games, seed, hands=hands, records=records or 0, progress=advance
+            )
         else:
-            tally = simulate(rules, games, seed, workers=workers, progress=advance)
+            tally = simulate(
+                rules, games, seed, workers=workers, progress=advance, hands=hands,
+                records=records or 0,
+            )  # fmt: skip
     seconds = time.perf_counter() - started
     summary: dict[str, Any] = {
         "rules": rules.to_dict(),
         "seed": seed,
         "workers": "dask" if dask is not None else workers,
+        **({} if hands is None else {"hands": hands.to_json()}),
         **tally.to_dict(rules.players),
         "seconds": round(seconds, 3),
         "battles_per_second": round(tally.total_battles / seconds) if seconds > 0 else None,
     }
+    if records is not None:
+        summary["records"] = records_of(rules, seed, tally, hands)
     if as_json:
         print_line(out, json.dumps(summary))
     else:
         name = preset if rules.preset_name == preset else f"{preset} with house rules"
         title = f"cardwar simulate · {name} · seed {seed} · {games:,} rounds"
+        if hands is not None:
+            title += " · given hands"
         out.print(summary_table(summary, seat_names(rules.players), title))
+        for number, record in enumerate(summary.get("records", []), 1):
+            out.print(record_line(number, record, rules))
     return 0
 
 
-def enumerate_command(
-    out: Console, rules: Rules, deck: SmallDeck, as_json: bool, dask: str | None
-) -> int:
-    """Play every deal of `deck` and print what they came to."""
-    started = time.perf_counter()
-    with progress_bar(deck.sequences, f"Dealing every {deck} deal") as advance:
-        if dask is not None:
-            from cardwar.sim.cluster import enumerate_on_dask
-
-            found: Exhaustive = enumerate_on_dask(dask, rules, deck, progress=advance)
-        else:
-            found = play_every_deal(rules, deck, progress=advance)
-    summary = {"rules": rules.to_dict(), **found.to_dict()}
-    summary["seconds"] = round(time.perf_counter() - started, 3)
-    if as_json:
-        print_line(out, json.dumps(summary))
-        return 0
-    table = Table(title=f"cardwar simulate · every deal of a {deck} deck", show_header=False)
-    table.add_column(style="bold")
-    table.add_column(justify="right")
-    table.add_row("deals (a deal and its mirror once)", f"{summary['deals']:,}")
-    table.add_row("deals that loop for ever", f"{summary['cycles']:,}")
-    loops = ", ".join(f"{c['count']} of {c['length']} battles" for c in summary["distinct_cycles"])
-    table.add_row("distinct loops", loops or "none")
-    _rows_of_endings(table, summary, seat_names(2), summary["ended"])
-    out.print(table)
-    return 0
+def record_line(number: int, record: dict[str, Any], rules: Rules) -> str:
+    """One of the longest rounds, and the command that plays it again."""
+    again = json.dumps(record["deal"], separators=(",", ":"))
+    rules_json = json.dumps(rules.to_dict(), separators=(",", ":"))
+    return (
+        f"{number}. {record['battles']:,} battles, {record['wars']:,} wars, "
+        f"{record['reason']} (round {record['game']:,}): cardwar round --rules '{rules_json}' "
+        f"--deal '{again}'"
+    )
 
 
-def play_deals_file(out: Console, rules: Rules, path: Path, seed: int) -> int:
+def play_deals_file(out: Console, rules: Rules, path: Path, seed: int, workers: int) -> int:
     """Play each deal of a JSON-lines file; print one JSON result a line."""
     try:
         lines = path.read_text().splitlines()
@@ -158,14 +171,14 @@ def summary_table(summary: dict[str, Any], names: tuple[str, ...], title: str) -
     table = Table(title=title, show_header=False)
     table.add_column(style="bold")
     table.add_column(justify="right")
-    _rows_of_endings(table, summary, names, summary["games"])
+    rows_of_endings(table, summary, names, summary["games"])
     table.add_row("seconds", f"{summary['seconds']:.2f}")
     speed = summary["battles_per_second"]
     table.add_row("battles a second", f"{speed:,}" if speed is not None else "-")
     return table
 
 
-def _rows_of_endings(
+def rows_of_endings(
     table: Table, summary: dict[str, Any], names: tuple[str, ...], games: int
 ) -> None:
     def share(n: int) -> str:

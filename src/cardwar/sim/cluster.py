@@ -1,24 +1,24 @@
-"""Runs spread over a Dask cluster (`cardwar[dask]`): shards of seeds, or of a small deck's
-deals, played on its workers and added up exactly, so the result is the one a single machine
-gives for the same seed."""
+"""Runs spread over a Dask cluster (`cardwar[dask]`): shards of seeds played on its workers and
+added up exactly, so the result is the one a single machine gives for the same seed (a small
+deck's deals go shard by shard, with their checkpoint, in `cardwar.sim.enumeration`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
-from cardwar.sim.exhaustive import Exhaustive, SmallDeck, play_every_deal
+from cardwar.sim.hands import Hands
 from cardwar.sim.run import simulate
 from cardwar.sim.tally import Tally
 
 SHARDS_PER_WORKER = 4  # enough pieces to keep every worker busy to the end
 
 
-def _client(address: str) -> Any:
+def client(address: str) -> Any:
+    """A Dask client of the scheduler at `address`; RulesError naming the address if none
+    answers there, or naming the extra to install if Dask is not installed."""
     try:
         from distributed import Client
     except ImportError:
@@ -39,14 +39,9 @@ def _ranges(total: int, pieces: int) -> list[tuple[int, int]]:
 
 
 def _simulate_shard(
-    rules: dict[str, Any], seed: int, first: int, count: int
-) -> tuple[np.ndarray, ...]:
-    tally = simulate(Rules.from_dict(rules), count, seed, first=first)
-    return tally.counters, tally.battles, tally.wars
-
-
-def _enumerate_shard(rules: dict[str, Any], deck: SmallDeck, first: int, count: int) -> Exhaustive:
-    return play_every_deal(Rules.from_dict(rules), deck, first=first, count=count)
+    rules: dict[str, Any], seed: int, hands: Hands | None, records: int, first: int, count: int
+) -> Tally:
+    return simulate(Rules.from_dict(rules), count, seed, first=first, hands=hands, records=records)
 
 
 def _sharded(
@@ -61,11 +56,11 @@ def _sharded(
     `merge` each result as it comes in."""
     from distributed import as_completed
 
-    with _client(address) as client:
-        workers = max(1, len(client.scheduler_info()["workers"]))
+    with client(address) as dask:
+        workers = max(1, len(dask.scheduler_info()["workers"]))
         pieces = _ranges(total, workers * SHARDS_PER_WORKER)
         futures = {
-            client.submit(shard, *args, first, count, pure=False): count for first, count in pieces
+            dask.submit(shard, *args, first, count, pure=False): count for first, count in pieces
         }
         for future in as_completed(futures):
             merge(future.result())
@@ -79,27 +74,15 @@ def simulate_on_dask(
     games: int,
     seed: int,
     *,
+    hands: Hands | None = None,
+    records: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> Tally:
-    """`simulate(rules, games, seed)` played on the cluster at `address`."""
+    """`simulate(rules, games, seed, hands=hands, records=records)` played on the cluster at
+    `address`."""
     tally = Tally()
     _sharded(
-        address, games, _simulate_shard, (rules.to_dict(), seed),
-        lambda arrays: tally.add(Tally(*arrays)), progress,
+        address, games, _simulate_shard, (rules.to_dict(), seed, hands, records), tally.add,
+        progress,
     )  # fmt: skip
     return tally
-
-
-def enumerate_on_dask(
-    address: str,
-    rules: Rules,
-    deck: SmallDeck,
-    *,
-    progress: Callable[[int], None] | None = None,
-) -> Exhaustive:
-    """`play_every_deal(rules, deck)` played on the cluster at `address`."""
-    found = Exhaustive(deck)
-    _sharded(
-        address, deck.sequences, _enumerate_shard, (rules.to_dict(), deck), found.add, progress
-    )
-    return found

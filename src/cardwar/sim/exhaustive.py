@@ -1,10 +1,24 @@
 """Every deal of a small deck, each played once: exact answers rather than estimates.
 
-A deck of R ranks and S suits (`8x1`, `4x3`) is every distinct sequence of its ranks (suits never
-matter), split into two halves, top card first. A deal and its mirror (the halves swapped) are
-played once: only sequences whose first half does not come after the second, by ranks. This is
-how Delahaye and Mathieu count deals (Pour la Science 565, 2024), so the figures can be set side
-by side.
+A deck of R ranks and S suits (`8x1`, `4x3`: ranks first) is every distinct sequence of its
+ranks (suits never matter), in lexicographic order, numbered from 0; a sequence is dealt in two
+halves, top card first, the first player taking `n // 2` cards. A range of those numbers is a
+shard of the work: shards add up exactly, on threads, in batches or on a cluster.
+
+Which deals are played (README "What we found" says why each choice matters):
+
+- An even deck under rules that treat both seats alike plays a deal and its mirror (the halves
+  swapped) once: the sequences whose first half does not come after the second, by ranks, as
+  Mathieu and Delahaye count. The mirror is then the same game with the seats swapped.
+- An odd deck (halves of different sizes) plays every deal, and so does any deck under rules
+  that do not treat the seats alike (`table` order, or `natural` with cards face down, where
+  which seat laid a card first decides where it goes), since there a deal and its mirror are
+  two different games. `every_sequence` plays every sequence of any deck.
+
+Each deal is played to its end, or to a loop: with no battle limit a position that repeats
+(by ranks) means the round never ends. A loop is counted with its length, and named by its
+smallest position (over both seatings, where the seats are alike), so that `distinct_cycles`
+holds each loop once with how many deals fall into it.
 """
 
 from __future__ import annotations
@@ -15,16 +29,31 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from cardwar.errors import RulesError
-from cardwar.rules import Rules
-from cardwar.sim.kernels.codes import rules_array
-from cardwar.sim.kernels.sequences import play_sequences
-from cardwar.sim.tally import Tally
+from cardwar.rules import Gather, Rules
+from cardwar.sim.kernels import every_deal as E
+from cardwar.sim.kernels.codes import REASONS, rules_array
+from cardwar.sim.kernels.games import (
+    BATTLE_BINS,
+    COUNTERS,
+    REC_BATTLES,
+    REC_GAME,
+    REC_REASON,
+    REC_WARS,
+    REC_WINNER,
+    RECORD,
+    WAR_BINS,
+)
+from cardwar.sim.kernels.packed import bits_for, fits
+from cardwar.sim.tally import Tally, longest
 
-MAX_SEQUENCES = 50_000_000  # about two minutes here for the longest of these decks
-BATCH = 200_000
+MAX_SEQUENCES = 2**63 - 1  # the kernels count sequences in signed 64-bit integers
+RANK_CODES = "23456789TJQKA"
+SUIT_CODES = "CDHS"
+LONGS = 1 << 16  # room a thread has for rounds longer than the histograms, between two calls
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +66,7 @@ class SmallDeck:
     @classmethod
     def parse(cls, text: str) -> SmallDeck:
         """`RANKSxSUITS`, such as `8x1` or `4x3`; RulesError naming what is wrong otherwise."""
-        match = re.fullmatch(r"\s*(\d{1,2})\s*[xX]\s*(\d)\s*", str(text))
+        match = re.fullmatch(r"\s*(\d{1,2})\s*[xX]\s*(\d{1,2})\s*", str(text))
         if match is None:
             raise RulesError(
                 f"--enumerate {text!r}: write the deck as RANKSxSUITS, such as 8x1 or 4x3"
@@ -45,12 +74,12 @@ class SmallDeck:
         deck = cls(int(match[1]), int(match[2]))
         if not 1 <= deck.ranks <= 13 or not 1 <= deck.suits <= 4:
             raise RulesError(f"--enumerate {text}: 1 to 13 ranks in 1 to 4 suits")
-        if deck.cards % 2:
-            raise RulesError(f"--enumerate {text}: {deck.cards} cards cannot be split in halves")
+        if deck.cards < 2:
+            raise RulesError(f"--enumerate {text}: a deal needs at least 2 cards, one a player")
         if deck.sequences > MAX_SEQUENCES:
             raise RulesError(
-                f"--enumerate {text}: {deck.sequences:,} deals is too many to finish here "
-                f"(at most {MAX_SEQUENCES:,}); try a smaller deck, or simulate instead"
+                f"--enumerate {text}: {deck.sequences:,} deals do not fit in a 64-bit count "
+                "(at most 2**63 - 1); the biggest decks that do are 13x1, 11x2, 8x3 and 6x4"
             )
         return deck
 
@@ -60,9 +89,26 @@ class SmallDeck:
         return self.ranks * self.suits
 
     @property
+    def half(self) -> int:
+        """Cards the first player is dealt: `cards // 2`."""
+        return self.cards // 2
+
+    @property
     def sequences(self) -> int:
         """Distinct sequences of the deck's ranks."""
         return math.factorial(self.cards) // int(math.factorial(self.suits) ** self.ranks)
+
+    @property
+    def own_mirrors(self) -> int:
+        """Sequences whose two halves are the same (each its own mirror)."""
+        if self.cards % 2 or self.suits % 2:
+            return 0
+        return math.factorial(self.half) // int(math.factorial(self.suits // 2) ** self.ranks)
+
+    @property
+    def packed(self) -> bool:
+        """True if a deal is played in registers, each pile one word (`kernels.packed`)."""
+        return fits(self.cards, self.ranks)
 
     def sequence_at(self, index: int) -> np.ndarray:
         """The `index`-th sequence in lexicographic order (ranks 0 .. R-1)."""
@@ -83,8 +129,24 @@ class SmallDeck:
                 counts[rank] += 1
         return np.array(sequence, np.int64)
 
+    def deal_at(self, index: int) -> list[list[str]]:
+        """The deal of sequence `index`: two piles of card codes, top first, each rank's suits
+        given in the order its cards come (suits never matter)."""
+        ranks = [int(rank) for rank in self.sequence_at(index)]
+        return split_deal(ranks, self.half)
+
     def __str__(self) -> str:
         return f"{self.ranks}x{self.suits}"
+
+
+def split_deal(ranks: list[int], half: int) -> list[list[str]]:
+    """Ranks (0 for a two) as two piles of card codes, the first `half` long."""
+    used = [0] * 13
+    codes = []
+    for rank in ranks:
+        codes.append(RANK_CODES[rank] + SUIT_CODES[used[rank]])
+        used[rank] += 1
+    return [codes[:half], codes[half:]]
 
 
 def _arrangements(counts: list[int]) -> int:
@@ -94,39 +156,99 @@ def _arrangements(counts: list[int]) -> int:
     return arrangements
 
 
+def seats_alike(rules: Rules) -> bool:
+    """True if the rules treat both seats alike, so that a deal and its mirror are the same game
+    with the seats swapped: the winner's cards first, or picked up as they lie with no card face
+    down (then a war's two cards are of one rank, and which seat laid one first is no matter)."""
+    return rules.gather is Gather.WINNER_FIRST or (
+        rules.gather is Gather.NATURAL and rules.war_down == 0
+    )
+
+
+def mirrors_once(rules: Rules, deck: SmallDeck, every_sequence: bool = False) -> bool:
+    """True if a deal and its mirror are played once: an even deck, rules with both seats alike,
+    and not every sequence asked for."""
+    return deck.cards % 2 == 0 and seats_alike(rules) and not every_sequence
+
+
+def check_rules(rules: Rules) -> None:
+    """RulesError unless `rules` can be enumerated: two players, a fixed return order."""
+    if rules.players != 2:
+        raise RulesError("--enumerate: a deck is split in two halves, so players must be 2")
+    if not rules.deterministic:
+        raise RulesError(
+            "--enumerate: plays each deal once, so the return order must be fixed "
+            "(winner_first, table or natural), not shuffled"
+        )
+
+
 @dataclass
 class Exhaustive:
-    """What every deal of a deck (or a range of its sequences) came to."""
+    """What the deals of a deck, or of a range of its sequences, came to: the deals that ended
+    (a tally), the loops by name, and the deals with the most face-up cards."""
 
     deck: SmallDeck
     ended: Tally = field(default_factory=Tally)
-    loops: dict[bytes, int] = field(default_factory=dict)  # a loop's smallest position: length
-    cycles: int = 0
+    loops: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    """A loop's name: [its length, the deals that fall into it, the first of them]."""
+    turned: list[int] = field(default_factory=lambda: [-1, -1, 0, 0])
+    """The deal with the most cards turned face up: [turned, its index, battles, wars]."""
+    sequences: int = 0
+    """Sequences gone through (played, or skipped as the mirror of one played)."""
 
     def add(self, other: Exhaustive) -> None:
         """Add another range of the same deck (exactly)."""
         self.ended.add(other.ended)
-        self.loops.update(other.loops)
-        self.cycles += other.cycles
+        for name, (length, deals, first) in other.loops.items():
+            mine = self.loops.get(name)
+            if mine is None:
+                self.loops[name] = [length, deals, first]
+            else:
+                mine[1] += deals
+                mine[2] = min(mine[2], first)
+        if other.turned[0] > self.turned[0] or (
+            other.turned[0] == self.turned[0] >= 0 and other.turned[1] < self.turned[1]
+        ):
+            self.turned = list(other.turned)
+        self.sequences += other.sequences
+
+    @property
+    def cycles(self) -> int:
+        """Deals that loop for ever."""
+        return sum(deals for _, deals, _ in self.loops.values())
 
     @property
     def deals(self) -> int:
-        """Deals played (mirrors once)."""
+        """Deals played (a mirror once, where it is the same game)."""
         return self.ended.games + self.cycles
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, histograms: bool = False) -> dict[str, Any]:
         """The figures as plain JSON values."""
-        lengths: dict[int, int] = {}
-        for length in self.loops.values():
-            lengths[length] = lengths.get(length, 0) + 1
-        ended = self.ended.to_dict(2)
-        return {
-            "deck": str(self.deck),
-            "games": self.deals,  # as in every `cardwar simulate` answer (SPEC §8)
+        deck = self.deck
+        ended = self.ended.to_dict(2, histograms=histograms)
+        by_length: dict[int, list[int]] = {}
+        for length, deals, _ in self.loops.values():
+            seen = by_length.setdefault(length, [0, 0])
+            seen[0] += 1
+            seen[1] += deals
+        loops = sorted(self.loops.items(), key=lambda item: (item[1][0], item[0]))
+        out: dict[str, Any] = {
+            "deck": str(deck),
+            "games": self.deals,  # as in every `cardwar simulate` answer
             "deals": self.deals,
             "cycles": self.cycles,
             "distinct_cycles": [
-                {"length": length, "count": count} for length, count in sorted(lengths.items())
+                {
+                    "length": length,
+                    "deals": deals,
+                    "position": self.position(name),
+                    "first_deal": first,
+                }
+                for name, (length, deals, first) in loops
+            ],
+            "loop_lengths": [
+                {"length": length, "loops": count, "deals": deals}
+                for length, (count, deals) in sorted(by_length.items())
             ],
             "ended": ended["games"],
             "wins": ended["wins"],
@@ -134,7 +256,83 @@ class Exhaustive:
             "reasons": ended["reasons"],
             "battles": ended["battles"],
             "wars_per_round": ended["wars_per_round"],
+            "longest": self.record(0) if len(self.ended.records) else None,
+            "most_turned_up": None
+            if self.turned[0] < 0
+            else {
+                "turned_up": self.turned[0],
+                "battles": self.turned[2],
+                "wars": self.turned[3],
+                "index": self.turned[1],
+                "deal": deck.deal_at(self.turned[1]),
+            },
         }
+        if histograms:
+            out["histograms"] = ended["histograms"]
+        return out
+
+    def record(self, at: int) -> dict[str, Any]:
+        """The `at`-th longest deal that ended: battles, wars, outcome, its index, its deal."""
+        row = self.ended.records[at]
+        index = int(row[REC_GAME])
+        return {
+            "battles": int(row[REC_BATTLES]),
+            "wars": int(row[REC_WARS]),
+            "winner": None if row[REC_WINNER] < 0 else int(row[REC_WINNER]),
+            "reason": REASONS[int(row[REC_REASON])].value,
+            "index": index,
+            "deal": self.deck.deal_at(index),
+        }
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every longest deal kept, longest first."""
+        return [self.record(at) for at in range(len(self.ended.records))]
+
+    def position(self, name: tuple[int, int]) -> list[list[str]]:
+        """A loop's named position as a deal (two piles of codes, top first) that plays it."""
+        return split_deal(*_ranks_of(name, self.deck))
+
+    def state(self) -> dict[str, Any]:
+        """Every figure as plain JSON values (a checkpoint), restored by `from_state`."""
+        return {
+            "ended": self.ended.state(),
+            "loops": [[*name, *value] for name, value in self.loops.items()],
+            "turned": self.turned,
+            "sequences": self.sequences,
+        }
+
+    @classmethod
+    def from_state(cls, deck: SmallDeck, state: dict[str, Any]) -> Exhaustive:
+        """The figures that `state()` wrote."""
+        return cls(
+            deck,
+            Tally.from_state(state["ended"]),
+            {(row[0], row[1]): list(row[2:5]) for row in state["loops"]},
+            list(state["turned"]),
+            state["sequences"],
+        )
+
+
+def _ranks_of(name: tuple[int, int], deck: SmallDeck) -> tuple[list[int], int]:
+    """A loop's name (a position as `every_deal` writes it) as ranks, and the first pile's size."""
+    b = bits_for(deck.ranks)
+    mask = (1 << b) - 1
+    if deck.packed:  # one word a pile, rank + 1 from the low bits
+        piles = []
+        for word in name:
+            pile = []
+            while word:
+                pile.append((word & mask) - 1)
+                word >>= b
+            piles.append(pile)
+        return piles[0] + piles[1], len(piles[0])
+    # the first seat's count, then every card (`every_deal._ring_name`)
+    first, rest = name
+    size = first & 31
+    room = (63 - 5) // b
+    ranks = [((first >> (5 + b * i)) & mask) - 1 for i in range(room)]
+    ranks += [((rest >> (b * i)) & mask) - 1 for i in range(deck.cards - room)]
+    return ranks[: deck.cards], size
 
 
 def play_every_deal(
@@ -143,34 +341,76 @@ def play_every_deal(
     *,
     first: int = 0,
     count: int | None = None,
+    every_sequence: bool = False,
+    workers: int | None = None,
+    records: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> Exhaustive:
-    """Play sequences `first` .. `first + count - 1` of `deck` (all of them by default)."""
-    if rules.players != 2:
-        raise RulesError("--enumerate: a deck is split in two halves, so players must be 2")
+    """Play sequences `first` .. `first + count - 1` of `deck` (all of them by default) on
+    `workers` threads, keeping the `records` longest deals that end (at least the longest)."""
+    check_rules(rules)
     total = deck.sequences
     count = total - first if count is None else count
     if not 0 <= first <= first + count <= total:
         raise RulesError(f"sequences {first}..{first + count - 1}: must lie within 0..{total - 1}")
-    array = rules_array(rules)
+    workers = workers or int(numba.get_num_threads())
+    numba.set_num_threads(workers)
     out = Exhaustive(deck)
     if count == 0:
         return out
-    ranks = deck.sequence_at(first)
-    done = 0
-    while done < count:
-        size = min(BATCH, count - done)
-        tally = Tally()
-        keys = np.zeros((size, deck.cards + 2), np.int64)
-        lengths = np.zeros(size, np.int64)
-        loops = play_sequences(
-            array, ranks, size, tally.counters, tally.battles, tally.wars, keys, lengths
-        )
-        out.ended.add(tally)
-        out.cycles += loops
-        for row in range(loops):
-            out.loops[keys[row].astype(np.int8).tobytes()] = int(lengths[row])
-        done += size
+    array = rules_array(rules)
+    mirror = mirrors_once(rules, deck, every_sequence)
+    seatings = seats_alike(rules)
+    bits = bits_for(deck.ranks)
+    keep = max(1, records)
+    # One slice of the range a thread; each starts from its own first sequence, unranked once.
+    parts = min(workers, count)
+    bounds = [first + count * part // parts for part in range(parts + 1)]
+    ranks = np.stack([deck.sequence_at(bounds[part]) for part in range(parts)])
+    indices = np.array(bounds[:-1], np.int64)
+    left = np.diff(np.array(bounds, np.int64))
+    counters = np.zeros((parts, COUNTERS), np.int64)
+    battles = np.zeros((parts, BATTLE_BINS), np.int64)
+    wars = np.zeros((parts, WAR_BINS), np.int64)
+    loops = np.zeros((parts, E.LOOP_ROWS, E.LOOP), np.int64)
+    seen = np.zeros((parts, E.SEEN_ROWS, E.SEEN), np.int64)
+    state = np.zeros((parts, E.STATE), np.int64)
+    kept = np.full((parts, keep, RECORD), -1, np.int64)
+    turned = np.full((parts, E.TURNED), -1, np.int64)
+    done = np.zeros(parts, np.int64)
+    longs = np.zeros((parts, LONGS), np.int64)
+    listed = Tally()  # the rounds too long for the histograms, emptied from `longs`
+    while left.sum() > 0:
+        E.play_ranges(
+            array, ranks, indices, left, mirror, seatings, bits, deck.packed, counters,
+            battles, wars, longs, loops, seen, state, kept, turned, done,
+        )  # fmt: skip
+        # Empty what a thread may have filled; a loop table half full is made twice as big.
+        listed.add_longs(longs)
+        longs[:] = 0
+        if (state[:, E.ST_LOOPS] >= loops.shape[1] // 2).any():
+            bigger = np.zeros((parts, 2 * loops.shape[1], E.LOOP), np.int64)
+            for part in range(parts):
+                E.regrow(loops[part], bigger[part], state[part])
+            loops = bigger
+            seen[:] = 0  # it names rows of the old table
+        indices += done
+        left -= done
+        out.sequences += int(done.sum())
         if progress is not None:
-            progress(size)
+            progress(int(done.sum()))
+    out.ended = Tally.of_rows(counters, battles, wars, longs)
+    out.ended.long_battles, out.ended.long_wars = listed.long_battles, listed.long_wars
+    out.ended.records = longest(kept.reshape(-1, RECORD), keep)
+    for part in range(parts):
+        for name0, name1, length, deals, start in loops[part][loops[part, :, E.L_LENGTH] != 0]:
+            name = (int(name0), int(name1))
+            mine = out.loops.setdefault(name, [int(length), 0, int(start)])
+            mine[1] += int(deals)
+            mine[2] = min(mine[2], int(start))
+        mine_turned = [int(x) for x in turned[part]]
+        if mine_turned[0] > out.turned[0] or (
+            mine_turned[0] == out.turned[0] >= 0 and mine_turned[1] < out.turned[1]
+        ):
+            out.turned = mine_turned
     return out

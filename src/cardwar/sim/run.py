@@ -14,6 +14,8 @@ from cardwar.engine import MAX_SEED, check_seed, parse_deal
 from cardwar.errors import RulesError
 from cardwar.records import Reason
 from cardwar.rules import Rules
+from cardwar.sim import MAX_RECORDS
+from cardwar.sim.hands import Hands, no_hands
 from cardwar.sim.kernels.codes import (
     REASONS,
     RES_BATTLES,
@@ -23,7 +25,19 @@ from cardwar.sim.kernels.codes import (
     RESULT_SIZE,
     rules_array,
 )
-from cardwar.sim.kernels.games import BATTLE_BINS, COUNTERS, WAR_BINS, play_games_parallel
+from cardwar.sim.kernels.games import (
+    BATTLE_BINS,
+    COUNTERS,
+    REC_BATTLES,
+    REC_GAME,
+    REC_REASON,
+    REC_WARS,
+    REC_WINNER,
+    RECORD,
+    WAR_BINS,
+    deal_game,
+    play_games_parallel,
+)
 from cardwar.sim.kernels.ring import pile
 from cardwar.sim.kernels.rng import seed_game
 from cardwar.sim.kernels.round import play_dealt
@@ -54,6 +68,15 @@ def check_workers(workers: object) -> int:
     return workers
 
 
+def check_records(records: object) -> int:
+    """`records` if it is a number of longest rounds to keep, 1 to MAX_RECORDS (0: none)."""
+    if isinstance(records, bool) or not isinstance(records, int) or not 0 <= records <= MAX_RECORDS:
+        raise RulesError(
+            f"--records: must be a whole number from 1 to {MAX_RECORDS}, not {records!r}"
+        )
+    return records
+
+
 def simulate(
     rules: Rules,
     games: int,
@@ -62,17 +85,22 @@ def simulate(
     first: int = 0,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    hands: Hands | None = None,
+    records: int = 0,
 ) -> Tally:
     """Play rounds `first` .. `first + games - 1` of the run `seed` (each on a random deal of its
-    own, from the simulator's generator) and tally them. The same seed and rounds give the same
-    tally on any machine, however many workers share the work."""
+    own, from the simulator's generator, or on `hands` in fresh orders) and tally them, keeping
+    the `records` longest. The same seed and rounds give the same tally on any machine, however
+    many workers share the work."""
     check_games(games)
     check_seed(seed)
+    check_records(records)
     if isinstance(first, bool) or not isinstance(first, int) or first < 0:
         raise RulesError(f"first: must be a whole number 0 or more, not {first!r}")
     workers = check_workers(workers if workers is not None else workers_available())
     numba.set_num_threads(workers)
     array = rules_array(rules)
+    hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays()
     tally = Tally()
     done = 0
     while done < games:
@@ -80,15 +108,58 @@ def simulate(
         counters = np.zeros((workers, COUNTERS), np.int64)
         battles = np.zeros((workers, BATTLE_BINS), np.int64)
         wars = np.zeros((workers, WAR_BINS), np.int64)
+        # Room for every round of a slice to be longer than the histograms hold.
+        longs = np.zeros((workers, 2 + 2 * (size // workers + 1)), np.int64)
+        kept = np.full((workers, records, RECORD), -1, np.int64)
         start = first + done
         play_games_parallel(
-            array, rules.cards_per_hand, seed, start, start + size, counters, battles, wars
-        )
-        tally.add(Tally.of_rows(counters, battles, wars))
+            array, rules.cards_per_hand, seed, start, start + size, hand_cards, hand_sizes,
+            counters, battles, wars, longs, kept,
+        )  # fmt: skip
+        tally.add(Tally.of_rows(counters, battles, wars, longs, kept))
         done += size
         if progress is not None:
             progress(size)
     return tally
+
+
+def dealt_game(rules: Rules, seed: int, game: int, hands: Hands | None = None) -> list[list[Card]]:
+    """The deal of game number `game` of the run `seed`, exactly as `simulate` dealt it: one
+    pile per seat, top card first."""
+    hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays()
+    cards = np.zeros(52, np.int64)
+    sizes = np.zeros(rules.players, np.int64)
+    deal_game(
+        rules.players, rules.cards_per_hand, seed, game, hand_cards, hand_sizes, workspace(),
+        np.zeros(52, np.int64), cards, sizes,
+    )  # fmt: skip
+    piles, start = [], 0
+    for size in sizes:
+        piles.append([DECK[int(card)] for card in cards[start : start + size]])
+        start += int(size)
+    return piles
+
+
+def records_of(
+    rules: Rules, seed: int, tally: Tally, hands: Hands | None = None
+) -> list[dict[str, object]]:
+    """The longest rounds a run kept, each with its battles, wars, outcome, game number and
+    explicit deal (one pile per seat, top card first), which `cardwar round --deal` or the page
+    plays again."""
+    return [
+        {
+            "battles": int(row[REC_BATTLES]),
+            "wars": int(row[REC_WARS]),
+            "winner": None if row[REC_WINNER] < 0 else int(row[REC_WINNER]),
+            "reason": REASONS[int(row[REC_REASON])].value,
+            "game": int(row[REC_GAME]),
+            "deal": [
+                [card.code for card in pile]
+                for pile in dealt_game(rules, seed, int(row[REC_GAME]), hands)
+            ],
+        }
+        for row in tally.records
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,7 @@
 """Many random rounds of one rule set at once, their statistics kept as they go: counters and
-histograms, one row per thread, that `cardwar.sim.tally.Tally` adds up exactly.
+histograms, one row per thread, that `cardwar.sim.tally.Tally` adds up exactly; the rounds
+longer than a histogram holds, each by its exact length; and the longest rounds, each by its
+game number, so that its deal can be dealt again.
 """
 
 from __future__ import annotations
@@ -21,20 +23,55 @@ from cardwar.sim.kernels.rng import seed_game, shuffle
 from cardwar.sim.kernels.round import play_dealt
 from cardwar.sim.kernels.workspace import RESULT, workspace
 
-BATTLE_BINS = 1 << 16  # battles 0..65535 counted one by one; longer rounds in the last bin
+BATTLE_BINS = 1 << 16  # battles 0..65535 counted one by one; longer rounds listed (`longs`)
 WAR_BINS = 1 << 12
 # The small counters of a run, by index in a row of `counters`.
 C_GAMES, C_BATTLES, C_WARS, C_MAX_BATTLES, C_MAX_WARS = range(5)
 C_WINS = C_MAX_WARS + 1  # a count for each seat
 C_REASONS = C_WINS + SEATS  # a count for each reason, in the order of `Reason`
 COUNTERS = C_REASONS + len(REASONS)
+# A row of `longs`: how many rounds are listed, then their battles; then as many wars.
+# A record, the fields of one of the longest rounds, in a row of `records`.
+REC_BATTLES, REC_WARS, REC_GAME, REC_WINNER, REC_REASON = range(5)
+RECORD = 5
+
+
+@njit(cache=True)
+def keep_record(
+    records: np.ndarray, battles: int, wars: int, game: int, winner: int, reason: int
+) -> None:
+    """Keep the round among `records` (rows longest first, unused rows at -1 battles) if it is
+    one of the longest: by battles, then the earlier game first, so the same rounds are kept
+    however the games are shared out."""
+    last = records.shape[0] - 1
+    if last < 0:
+        return
+    if battles < records[last, REC_BATTLES] or (
+        battles == records[last, REC_BATTLES] and game > records[last, REC_GAME] >= 0
+    ):
+        return
+    at = last
+    while at > 0 and (
+        battles > records[at - 1, REC_BATTLES]
+        or (battles == records[at - 1, REC_BATTLES] and game < records[at - 1, REC_GAME])
+    ):
+        records[at, :] = records[at - 1, :]
+        at -= 1
+    records[at, REC_BATTLES] = battles
+    records[at, REC_WARS] = wars
+    records[at, REC_GAME] = game
+    records[at, REC_WINNER] = winner
+    records[at, REC_REASON] = reason
 
 
 @njit(cache=True)
 def tally_round(
-    ws: np.ndarray, counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray
-) -> None:
-    """Add the round just played in `ws` to the statistics."""
+    ws: np.ndarray, counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray,
+    longs: np.ndarray,
+) -> None:  # fmt: skip
+    """Add the round just played in `ws` to the statistics. A round longer than the histograms
+    hold is listed in `longs` by its exact battles (or wars); the caller leaves room for every
+    round it plays (`longs[0]` and `longs[1]` count the listed ones)."""
     winner, reason = ws[RESULT + RES_WINNER], ws[RESULT + RES_REASON]
     battles, wars = ws[RESULT + RES_BATTLES], ws[RESULT + RES_WARS]
     counters[C_GAMES] += 1
@@ -45,8 +82,16 @@ def tally_round(
     if winner >= 0:
         counters[C_WINS + winner] += 1
     counters[C_REASONS + reason] += 1
-    battles_hist[min(battles, BATTLE_BINS - 1)] += 1
-    wars_hist[min(wars, WAR_BINS - 1)] += 1
+    if battles < BATTLE_BINS:
+        battles_hist[battles] += 1
+    else:
+        longs[2 + longs[0]] = battles
+        longs[0] += 1
+    if wars < WAR_BINS:
+        wars_hist[wars] += 1
+    else:
+        longs[longs.shape[0] - 1 - longs[1]] = wars  # wars from the far end
+        longs[1] += 1
 
 
 @njit(cache=True)
@@ -67,28 +112,66 @@ def random_deal(
 
 
 @njit(cache=True)
+def hands_deal(
+    ws: np.ndarray, hands: np.ndarray, hand_sizes: np.ndarray, cards: np.ndarray,
+    sizes: np.ndarray,
+) -> None:  # fmt: skip
+    """Deal each seat the cards `hands` names for it (every seat's one after another), each
+    seat's in a fresh order from the generator of `ws`, seat 0 first."""
+    start = 0
+    for seat in range(hand_sizes.shape[0]):
+        sizes[seat] = hand_sizes[seat]
+        for i in range(hand_sizes[seat]):
+            cards[start + i] = hands[start + i]
+        shuffle(cards, start, hand_sizes[seat], ws)
+        start += hand_sizes[seat]
+
+
+@njit(cache=True)
+def deal_game(
+    players: int, hand: int, seed: int, game: int, hands: np.ndarray, hand_sizes: np.ndarray,
+    ws: np.ndarray, deck: np.ndarray, cards: np.ndarray, sizes: np.ndarray,
+) -> None:  # fmt: skip
+    """Deal game number `game` of the run `seed`: a random deal of `hand` cards a seat, or the
+    given `hands` in fresh orders when there are any."""
+    seed_game(ws, seed, game)
+    if hand_sizes.shape[0] > 0:
+        hands_deal(ws, hands, hand_sizes, cards, sizes)
+    else:
+        random_deal(players, hand, ws, deck, cards, sizes)
+
+
+@njit(cache=True)
 def play_games(
     rules: np.ndarray, hand: int, seed: int, first: int, last: int,
-    counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray,
+    hands: np.ndarray, hand_sizes: np.ndarray,
+    counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray,
+    records: np.ndarray,
 ) -> None:  # fmt: skip
-    """Play games `first` .. `last - 1` of the run `seed`, each on its own random deal, adding
-    each round's result to the statistics (one row each, for this thread)."""
+    """Play games `first` .. `last - 1` of the run `seed`, each on its own deal, adding each
+    round's result to the statistics (one row each, for this thread) and keeping the longest
+    among `records`."""
     ws = workspace()
     players = rules[R_PLAYERS]
     deck = np.zeros(CARDS, np.int64)
     cards = np.zeros(CARDS, np.int64)
     sizes = np.zeros(players, np.int64)
     for game in range(first, last):
-        seed_game(ws, seed, game)
-        random_deal(players, hand, ws, deck, cards, sizes)
+        deal_game(players, hand, seed, game, hands, hand_sizes, ws, deck, cards, sizes)
         play_dealt(rules, cards, sizes, ws)
-        tally_round(ws, counters, battles_hist, wars_hist)
+        tally_round(ws, counters, battles_hist, wars_hist, longs)
+        keep_record(
+            records, ws[RESULT + RES_BATTLES], ws[RESULT + RES_WARS], game,
+            ws[RESULT + RES_WINNER], ws[RESULT + RES_REASON],
+        )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
 def play_games_parallel(
     rules: np.ndarray, hand: int, seed: int, first: int, last: int,
-    counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray,
+    hands: np.ndarray, hand_sizes: np.ndarray,
+    counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray,
+    records: np.ndarray,
 ) -> None:  # fmt: skip
     """`play_games` over as many slices as `counters` has rows, one slice per thread. Each game
     is seeded by its number alone, so the statistics are the same however many threads run."""
@@ -97,4 +180,7 @@ def play_games_parallel(
     for part in prange(slices):
         lo = first + games * part // slices
         hi = first + games * (part + 1) // slices
-        play_games(rules, hand, seed, lo, hi, counters[part], battles_hist[part], wars_hist[part])
+        play_games(
+            rules, hand, seed, lo, hi, hands, hand_sizes, counters[part], battles_hist[part],
+            wars_hist[part], longs[part], records[part],
+        )  # fmt: skip

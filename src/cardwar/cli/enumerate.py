@@ -1,0 +1,165 @@
+"""`cardwar simulate --enumerate`: every deal of a small deck, on every core or a Dask cluster,
+with its progress and the time it has left, stopped by Ctrl+C between two batches and resumed
+from `--checkpoint FILE` (the work is in `sim.enumeration`; this parses, shows and prints)."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from cardwar.cli.progress import progress_bar
+from cardwar.cli.shared import print_line
+from cardwar.errors import RulesError
+from cardwar.rules import Rules
+from cardwar.sim.checkpoint import Checkpoint, Job
+from cardwar.sim.enumeration import run_job
+from cardwar.sim.exhaustive import SmallDeck, check_rules, mirrors_once
+from cardwar.text import seat_names
+
+STOPPED = 130  # the exit status of a run stopped by Ctrl+C, as a shell gives
+
+
+def parse_range(text: str | None, deck: SmallDeck) -> tuple[int, int]:
+    """`--sequences FIRST:STOP` (either may be left out) within the deck's sequences."""
+    total = deck.sequences
+    if text is None:
+        return 0, total
+    match = re.fullmatch(r"\s*(\d*)\s*:\s*(\d*)\s*", text)
+    if match is None:
+        raise RulesError(f"--sequences {text!r}: write a range FIRST:STOP, such as 0:1000000")
+    first = int(match[1]) if match[1] else 0
+    stop = int(match[2]) if match[2] else total
+    if not 0 <= first < stop <= total:
+        raise RulesError(
+            f"--sequences {text}: must be within 0:{total} ({deck} has {total:,} sequences), "
+            "FIRST before STOP"
+        )
+    return first, stop
+
+
+@contextmanager
+def ctrl_c_stops() -> Iterator[list[bool]]:
+    """While inside, Ctrl+C asks the run to stop (it looks between batches) rather than breaking
+    off a batch; a second Ctrl+C breaks off at once."""
+    asked = [False]
+
+    def ask(signum: int, frame: object) -> None:
+        if asked[0]:
+            raise KeyboardInterrupt
+        asked[0] = True
+
+    try:
+        previous = signal.signal(signal.SIGINT, ask)
+    except ValueError:  # not the main thread (a test's): no signal handling there
+        yield asked
+        return
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def enumerate_command(
+    out: Console,
+    rules: Rules,
+    deck: SmallDeck,
+    *,
+    as_json: bool = False,
+    dask: str | None = None,
+    workers: int | None = None,
+    sequences: str | None = None,
+    every_sequence: bool = False,
+    records: int | None = None,
+    checkpoint: Path | None = None,
+) -> int:
+    """Play every deal of `deck` (or the range `sequences` of its sequences) and print what they
+    came to; returns the exit status (130 if stopped by Ctrl+C, the checkpoint kept)."""
+    check_rules(rules)
+    first, stop = parse_range(sequences, deck)
+    job = Job(deck, rules, first, stop, every_sequence, records or 1)
+    kept = Checkpoint.open(job, checkpoint)
+    started = time.perf_counter()
+    what = f"Dealing every {deck} deal"
+    with ctrl_c_stops() as asked, progress_bar(job.sequences, what, kept.sequences_done) as advance:
+        run_job(kept, workers=workers, dask=dask, progress=advance, stopping=lambda: asked[0])
+    found = kept.found
+    assert found is not None
+    seconds = time.perf_counter() - started
+    if not kept.complete:
+        left = job.sequences - kept.sequences_done
+        resume = (
+            f"; the same command resumes it from {checkpoint}"
+            if checkpoint is not None
+            else " (nothing kept: --checkpoint FILE keeps a run to resume)"
+        )
+        sys.stderr.write(
+            f"cardwar: stopped with {kept.sequences_done:,} of {job.sequences:,} sequences done, "
+            f"{left:,} left{resume}\n"
+        )
+        return STOPPED
+    summary: dict[str, Any] = {
+        "rules": rules.to_dict(),
+        **found.to_dict(),
+        "sequences": [first, stop],
+        "mirrors_once": mirrors_once(rules, deck, every_sequence),
+        "workers": "dask" if dask is not None else workers,
+        "seconds": round(kept.seconds, 3),
+        "wall_seconds": round(seconds, 3),
+        "deals_per_second": round(found.deals / kept.seconds) if kept.seconds > 0 else None,
+    }
+    if records is not None:
+        summary["records"] = found.records()
+    if as_json:
+        print_line(out, json.dumps(summary))
+    else:
+        out.print(enumerate_table(summary, deck))
+    return 0
+
+
+def enumerate_table(summary: dict[str, Any], deck: SmallDeck) -> Table:
+    """What every deal came to, as a Rich table."""
+    whole = list(summary["sequences"]) == [0, deck.sequences]
+    part = "" if whole else f" (sequences {summary['sequences'][0]:,}:{summary['sequences'][1]:,})"
+    table = Table(title=f"cardwar simulate · every deal of a {deck} deck{part}", show_header=False)
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    label = "deals (a deal and its mirror once)" if summary["mirrors_once"] else "deals"
+    table.add_row(label, f"{summary['deals']:,}")
+    table.add_row("deals that loop for ever", f"{summary['cycles']:,}")
+    loops = ", ".join(
+        f"{c['loops']:,} of {c['length']} battles ({c['deals']:,} deals)"
+        for c in summary["loop_lengths"]
+    )
+    table.add_row("distinct loops", loops or "none")
+    from cardwar.cli.simulate import rows_of_endings  # the same rows as a random run's
+
+    rows_of_endings(table, summary, seat_names(2), summary["ended"])
+    longest = summary["longest"]
+    if longest is not None:
+        table.add_row(
+            "longest deal",
+            f"{longest['battles']} battles, {longest['wars']} wars: {_deal(longest['deal'])}",
+        )
+    most = summary["most_turned_up"]
+    if most is not None:
+        table.add_row(
+            "most cards turned up",
+            f"{most['turned_up']} ({most['battles']} battles + {most['wars']} wars): "
+            f"{_deal(most['deal'])}",
+        )
+    table.add_row("seconds", f"{summary['seconds']:,.2f}")
+    return table
+
+
+def _deal(piles: list[list[str]]) -> str:
+    return " / ".join(" ".join(pile) for pile in piles)

@@ -1,0 +1,123 @@
+"""A whole exhaustive job, on this machine's cores or over a Dask cluster, resumable.
+
+On this machine the job is played in batches of a second or two (`play_every_deal` on every
+core), so that a long run shows its progress and the time it has left, a Ctrl+C lands between
+two batches, and the checkpoint is never far behind. On a cluster each shard is a range of
+sequence numbers played by one worker on all of its cores, and the checkpoint is kept shard by
+shard. Either way the figures are merged exactly: the same as one run in one piece.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from cardwar.rules import Rules
+from cardwar.sim.checkpoint import Checkpoint, Job
+from cardwar.sim.exhaustive import Exhaustive, SmallDeck, play_every_deal
+
+BATCH_SECONDS = 2.0  # a batch on this machine takes about this long
+FIRST_BATCH = 1 << 16  # sequences in the first batch, before the pace is known
+SAVE_SECONDS = 30.0  # at most this long between two saves of the checkpoint
+SHARDS_PER_WORKER = 4  # enough pieces to keep every worker of a cluster busy to the end
+MOST_IN_A_SHARD = 2_000_000_000  # about ten minutes of a worker's two cores, for 4x5
+
+
+def run_job(
+    checkpoint: Checkpoint,
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> Checkpoint:
+    """Play what is left of the checkpoint's job, saving the checkpoint as it goes, until the
+    job is done or `stopping()` says to stop (checked between batches, or shards)."""
+    if dask is not None:
+        return _on_dask(checkpoint, dask, progress, stopping)
+    job = checkpoint.job
+    size = FIRST_BATCH
+    saved = time.monotonic()
+    for first, stop in checkpoint.remaining():
+        at = first
+        while at < stop:
+            if stopping():
+                checkpoint.save()
+                return checkpoint
+            count = min(size, stop - at)
+            started = time.perf_counter()
+            found = play_every_deal(
+                job.rules, job.deck, first=at, count=count, every_sequence=job.every_sequence,
+                workers=workers, records=job.records,
+            )  # fmt: skip
+            seconds = time.perf_counter() - started
+            checkpoint.finish(at, at + count, found, seconds)
+            at += count
+            if progress is not None:
+                progress(count)
+            if time.monotonic() - saved > SAVE_SECONDS:
+                checkpoint.save()
+                saved = time.monotonic()
+            # The next batch about BATCH_SECONDS long, growing at most fourfold at a time.
+            size = max(1024, min(4 * count, int(count * BATCH_SECONDS / max(seconds, 1e-3))))
+    checkpoint.save()
+    return checkpoint
+
+
+def shards(checkpoint: Checkpoint, workers: int) -> list[tuple[int, int]]:
+    """What is left of the job, cut into shards (first, stop) for a cluster of `workers`."""
+    left = checkpoint.remaining()
+    total = sum(stop - first for first, stop in left)
+    size = max(1, min(MOST_IN_A_SHARD, -(-total // (workers * SHARDS_PER_WORKER))))
+    return [(at, min(at + size, stop)) for first, stop in left for at in range(first, stop, size)]
+
+
+def _shard(
+    rules: dict[str, Any], deck: SmallDeck, first: int, stop: int, every_sequence: bool,
+    records: int,
+) -> tuple[Exhaustive, float]:  # fmt: skip
+    started = time.perf_counter()
+    found = play_every_deal(
+        Rules.from_dict(rules), deck, first=first, count=stop - first,
+        every_sequence=every_sequence, records=records,
+    )  # fmt: skip
+    return found, time.perf_counter() - started
+
+
+def _on_dask(
+    checkpoint: Checkpoint,
+    address: str,
+    progress: Callable[[int], None] | None,
+    stopping: Callable[[], bool],
+) -> Checkpoint:
+    from distributed import as_completed
+
+    from cardwar.sim.cluster import client
+
+    job: Job = checkpoint.job
+    saved = time.monotonic()
+    with client(address) as dask:
+        workers = max(1, len(dask.scheduler_info()["workers"]))
+        futures = {
+            dask.submit(
+                _shard, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
+                job.records, pure=False,
+            ): (first, stop)
+            for first, stop in shards(checkpoint, workers)
+        }  # fmt: skip
+        for future in as_completed(futures):
+            found, seconds = future.result()
+            first, stop = futures[future]
+            checkpoint.finish(first, stop, found, seconds)
+            if progress is not None:
+                progress(stop - first)
+            if time.monotonic() - saved > SAVE_SECONDS:
+                checkpoint.save()
+                saved = time.monotonic()
+            if stopping():
+                for other in futures:
+                    other.cancel()
+                break
+    checkpoint.save()
+    return checkpoint
