@@ -17,12 +17,12 @@ from cardwar.cli.enumerate import enumerate_command
 from cardwar.cli.progress import progress_bar
 from cardwar.cli.shared import chosen_rules, load_json, print_line
 from cardwar.engine import MAX_SEED
-from cardwar.errors import CardwarError, DealError, RulesError
+from cardwar.errors import RulesError
 from cardwar.rules import Rules
+from cardwar.sim.deals import play_deal_lines
 from cardwar.sim.exhaustive import SmallDeck
 from cardwar.sim.hands import Hands
 from cardwar.sim.run import (
-    DealPlayer,
     check_records,
     check_workers,
     records_of,
@@ -137,32 +137,13 @@ def record_line(number: int, record: dict[str, Any], rules: Rules) -> str:
 
 
 def play_deals_file(out: Console, rules: Rules, path: Path, seed: int, workers: int) -> int:
-    """Play each deal of a JSON-lines file; print one JSON result a line."""
+    """Play each deal of a JSON-lines file on every core; print one JSON result a line."""
     try:
-        lines = path.read_text().splitlines()
+        data = path.read_bytes()
     except OSError as error:
         raise RulesError(f"--deals {path}: cannot be read ({error.strerror})") from None
-    player = DealPlayer(rules, seed)
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            deal = load_json(f"--deals line {number}", line)
-            result = player.play(deal)
-        except CardwarError as error:
-            raise DealError(f"--deals line {number}: {error}") from None
-        print_line(
-            out,
-            json.dumps(
-                {
-                    "winner": result.winner,
-                    "reason": result.reason.value,
-                    "battles": result.battles,
-                    "wars": result.wars,
-                    "piles": [[card.code for card in pile] for pile in result.piles],
-                }
-            ),
-        )
+    play_deal_lines(rules, data, out.file.write, seed=seed, workers=workers)
+    out.file.flush()
     return 0
 
 

@@ -116,14 +116,13 @@ class Checkpoint:
             left.append((at, self.job.stop))
         return left
 
-    def finish(self, first: int, stop: int, found: Exhaustive, seconds: float) -> None:
-        """Count the range `first` .. `stop - 1` done, with what it came to."""
+    def finish(self, spans: list[tuple[int, int]], found: Exhaustive, seconds: float) -> None:
+        """Count the ranges `spans` (each first, stop) done, with what they came to together."""
         assert self.found is not None
         self.found.add(found)
         self.seconds += seconds
-        spans = sorted([*self.done, [first, stop]])
         merged: list[list[int]] = []
-        for lo, hi in spans:
+        for lo, hi in sorted([*map(tuple, self.done), *spans]):
             if merged and merged[-1][1] >= lo:
                 merged[-1][1] = max(merged[-1][1], hi)
             else:

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardwar.rules import Rules
 from cardwar.sim.checkpoint import Checkpoint, Job
-from cardwar.sim.exhaustive import Exhaustive, SmallDeck, play_every_deal
+from cardwar.sim.exhaustive import Enumerator, Exhaustive, SmallDeck, play_every_deal
 
 BATCH_SECONDS = 2.0  # a batch on this machine takes about this long
 FIRST_BATCH = 1 << 16  # sequences in the first batch, before the pace is known
@@ -37,31 +37,45 @@ def run_job(
     if dask is not None:
         return _on_dask(checkpoint, dask, progress, stopping)
     job = checkpoint.job
+    enumerator = Enumerator(
+        job.rules, job.deck, every_sequence=job.every_sequence, workers=workers,
+        records=job.records,
+    )  # fmt: skip
+    played: list[tuple[int, int]] = []  # ranges played since the checkpoint last took them
+    seconds = 0.0
     size = FIRST_BATCH
     saved = time.monotonic()
+    pause = SAVE_SECONDS  # between two saves: longer when a save itself takes long
+
+    def keep() -> None:
+        nonlocal played, seconds, pause
+        started = time.perf_counter()
+        checkpoint.finish(played, enumerator.take(), seconds)
+        checkpoint.save()
+        played, seconds = [], 0.0
+        pause = max(SAVE_SECONDS, 20 * (time.perf_counter() - started))
+
     for first, stop in checkpoint.remaining():
         at = first
         while at < stop:
             if stopping():
-                checkpoint.save()
+                keep()
                 return checkpoint
             count = min(size, stop - at)
             started = time.perf_counter()
-            found = play_every_deal(
-                job.rules, job.deck, first=at, count=count, every_sequence=job.every_sequence,
-                workers=workers, records=job.records,
-            )  # fmt: skip
-            seconds = time.perf_counter() - started
-            checkpoint.finish(at, at + count, found, seconds)
+            enumerator.play(at, count)
+            took = time.perf_counter() - started
+            seconds += took
+            played.append((at, at + count))
             at += count
             if progress is not None:
                 progress(count)
-            if time.monotonic() - saved > SAVE_SECONDS:
-                checkpoint.save()
+            if time.monotonic() - saved > pause:
+                keep()
                 saved = time.monotonic()
             # The next batch about BATCH_SECONDS long, growing at most fourfold at a time.
-            size = max(1024, min(4 * count, int(count * BATCH_SECONDS / max(seconds, 1e-3))))
-    checkpoint.save()
+            size = max(1024, min(4 * count, int(count * BATCH_SECONDS / max(took, 1e-3))))
+    keep()
     return checkpoint
 
 
@@ -109,7 +123,7 @@ def _on_dask(
         for future in as_completed(futures):
             found, seconds = future.result()
             first, stop = futures[future]
-            checkpoint.finish(first, stop, found, seconds)
+            checkpoint.finish([(first, stop)], found, seconds)
             if progress is not None:
                 progress(stop - first)
             if time.monotonic() - saved > SAVE_SECONDS:

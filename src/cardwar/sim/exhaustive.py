@@ -23,6 +23,7 @@ holds each loop once with how many deals fall into it.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections.abc import Callable
@@ -182,15 +183,43 @@ def check_rules(rules: Rules) -> None:
         )
 
 
+LISTED_LOOPS = 1000  # distinct loops listed one by one; all of them are counted by length
+
+
+def no_loops() -> np.ndarray:
+    """An empty table of loops: rows of `every_deal.L_*` (name, length, deals, first deal)."""
+    return np.zeros((0, E.LOOP), np.int64)
+
+
+def merge_loops(*tables: np.ndarray) -> np.ndarray:
+    """Tables of loops as one: each name once, its deals added, its first deal the earliest;
+    rows sorted by name."""
+    rows = np.concatenate(tables)
+    if len(rows) == 0:
+        return no_loops()
+    order = np.lexsort((rows[:, E.L_NAME1], rows[:, E.L_NAME0]))
+    rows = rows[order]
+    new = np.ones(len(rows), np.bool_)
+    new[1:] = (rows[1:, E.L_NAME0] != rows[:-1, E.L_NAME0]) | (
+        rows[1:, E.L_NAME1] != rows[:-1, E.L_NAME1]
+    )
+    starts = np.flatnonzero(new)
+    merged = rows[starts].copy()
+    merged[:, E.L_DEALS] = np.add.reduceat(rows[:, E.L_DEALS], starts)
+    merged[:, E.L_FIRST] = np.minimum.reduceat(rows[:, E.L_FIRST], starts)
+    return merged
+
+
 @dataclass
 class Exhaustive:
     """What the deals of a deck, or of a range of its sequences, came to: the deals that ended
-    (a tally), the loops by name, and the deals with the most face-up cards."""
+    (a tally), the loops by name, and the deal with the most cards turned face up."""
 
     deck: SmallDeck
     ended: Tally = field(default_factory=Tally)
-    loops: dict[tuple[int, int], list[int]] = field(default_factory=dict)
-    """A loop's name: [its length, the deals that fall into it, the first of them]."""
+    loops: np.ndarray = field(default_factory=no_loops)
+    """One row a loop, sorted by name: its name (two words), its length, the deals that fall
+    into it and the first of them (`every_deal.L_*`)."""
     turned: list[int] = field(default_factory=lambda: [-1, -1, 0, 0])
     """The deal with the most cards turned face up: [turned, its index, battles, wars]."""
     sequences: int = 0
@@ -199,23 +228,22 @@ class Exhaustive:
     def add(self, other: Exhaustive) -> None:
         """Add another range of the same deck (exactly)."""
         self.ended.add(other.ended)
-        for name, (length, deals, first) in other.loops.items():
-            mine = self.loops.get(name)
-            if mine is None:
-                self.loops[name] = [length, deals, first]
-            else:
-                mine[1] += deals
-                mine[2] = min(mine[2], first)
-        if other.turned[0] > self.turned[0] or (
-            other.turned[0] == self.turned[0] >= 0 and other.turned[1] < self.turned[1]
-        ):
-            self.turned = list(other.turned)
+        if len(other.loops):
+            self.loops = merge_loops(self.loops, other.loops)
+        self.keep_turned(other.turned)
         self.sequences += other.sequences
+
+    def keep_turned(self, turned: list[int]) -> None:
+        """Keep `turned` if it turned more cards up (or as many, in an earlier deal)."""
+        if turned[0] > self.turned[0] or (
+            turned[0] == self.turned[0] >= 0 and turned[1] < self.turned[1]
+        ):
+            self.turned = list(turned)
 
     @property
     def cycles(self) -> int:
         """Deals that loop for ever."""
-        return sum(deals for _, deals, _ in self.loops.values())
+        return int(self.loops[:, E.L_DEALS].sum())
 
     @property
     def deals(self) -> int:
@@ -223,32 +251,37 @@ class Exhaustive:
         return self.ended.games + self.cycles
 
     def to_dict(self, *, histograms: bool = False) -> dict[str, Any]:
-        """The figures as plain JSON values."""
+        """The figures as plain JSON values. Distinct loops are listed up to LISTED_LOOPS, those
+        with the most deals first; all of them are counted by length."""
         deck = self.deck
         ended = self.ended.to_dict(2, histograms=histograms)
-        by_length: dict[int, list[int]] = {}
-        for length, deals, _ in self.loops.values():
-            seen = by_length.setdefault(length, [0, 0])
-            seen[0] += 1
-            seen[1] += deals
-        loops = sorted(self.loops.items(), key=lambda item: (item[1][0], item[0]))
+        loops = self.loops
+        lengths, where = np.unique(loops[:, E.L_LENGTH], return_inverse=True)
+        counts = np.bincount(where, minlength=len(lengths))
+        deals = np.bincount(where, weights=loops[:, E.L_DEALS], minlength=len(lengths))
+        order = np.lexsort(
+            (loops[:, E.L_NAME1], loops[:, E.L_NAME0], loops[:, E.L_LENGTH], -loops[:, E.L_DEALS])
+        )[:LISTED_LOOPS]
         out: dict[str, Any] = {
             "deck": str(deck),
             "games": self.deals,  # as in every `cardwar simulate` answer
             "deals": self.deals,
             "cycles": self.cycles,
+            "distinct_cycle_count": len(loops),
             "distinct_cycles": [
                 {
-                    "length": length,
-                    "deals": deals,
-                    "position": self.position(name),
-                    "first_deal": first,
+                    "length": int(loops[row, E.L_LENGTH]),
+                    "deals": int(loops[row, E.L_DEALS]),
+                    "position": self.position(
+                        (int(loops[row, E.L_NAME0]), int(loops[row, E.L_NAME1]))
+                    ),
+                    "first_deal": int(loops[row, E.L_FIRST]),
                 }
-                for name, (length, deals, first) in loops
+                for row in order
             ],
             "loop_lengths": [
-                {"length": length, "loops": count, "deals": deals}
-                for length, (count, deals) in sorted(by_length.items())
+                {"length": int(length), "loops": int(count), "deals": int(total)}
+                for length, count, total in zip(lengths, counts, deals, strict=True)
             ],
             "ended": ended["games"],
             "wins": ended["wins"],
@@ -293,10 +326,11 @@ class Exhaustive:
         return split_deal(*_ranks_of(name, self.deck))
 
     def state(self) -> dict[str, Any]:
-        """Every figure as plain JSON values (a checkpoint), restored by `from_state`."""
+        """Every figure as plain JSON values (a checkpoint), restored by `from_state`; the loops
+        as the base64 of their table's bytes, which may hold millions of them."""
         return {
             "ended": self.ended.state(),
-            "loops": [[*name, *value] for name, value in self.loops.items()],
+            "loops": base64.b64encode(self.loops.astype("<i8").tobytes()).decode("ascii"),
             "turned": self.turned,
             "sequences": self.sequences,
         }
@@ -304,10 +338,11 @@ class Exhaustive:
     @classmethod
     def from_state(cls, deck: SmallDeck, state: dict[str, Any]) -> Exhaustive:
         """The figures that `state()` wrote."""
+        loops = np.frombuffer(base64.b64decode(state["loops"]), "<i8").astype(np.int64)
         return cls(
             deck,
             Tally.from_state(state["ended"]),
-            {(row[0], row[1]): list(row[2:5]) for row in state["loops"]},
+            loops.reshape(-1, E.LOOP),
             list(state["turned"]),
             state["sequences"],
         )
@@ -335,6 +370,101 @@ def _ranks_of(name: tuple[int, int], deck: SmallDeck) -> tuple[list[int], int]:
     return ranks[: deck.cards], size
 
 
+class Enumerator:
+    """Plays ranges of a deck's sequences on `workers` threads, into tables that last from one
+    range to the next (so a loop met again is known by its name at once), until `take()`
+    empties them into an `Exhaustive`."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: SmallDeck,
+        *,
+        every_sequence: bool = False,
+        workers: int | None = None,
+        records: int = 1,
+    ) -> None:
+        check_rules(rules)
+        self.rules, self.deck = rules, deck
+        self.workers = workers or int(numba.get_num_threads())
+        self._array = rules_array(rules)
+        self._mirror = mirrors_once(rules, deck, every_sequence)
+        self._seatings = seats_alike(rules)
+        self._bits = bits_for(deck.ranks)
+        self._keep = max(1, records)
+        parts = self.workers
+        self._counters = np.zeros((parts, COUNTERS), np.int64)
+        self._battles = np.zeros((parts, BATTLE_BINS), np.int64)
+        self._wars = np.zeros((parts, WAR_BINS), np.int64)
+        self._longs = np.zeros((parts, LONGS), np.int64)
+        self._loops = np.zeros((parts, E.LOOP_ROWS, E.LOOP), np.int64)
+        self._seen = np.zeros((parts, E.SEEN_ROWS, E.SEEN), np.int64)
+        self._state = np.zeros((parts, E.STATE), np.int64)
+        self._kept = np.full((parts, self._keep, RECORD), -1, np.int64)
+        self._turned = np.full((parts, E.TURNED), -1, np.int64)
+        self._listed = Tally()  # the rounds too long for the histograms, emptied from _longs
+        self._sequences = 0
+
+    def play(self, first: int, count: int, progress: Callable[[int], None] | None = None) -> None:
+        """Play sequences `first` .. `first + count - 1`, a slice a thread."""
+        total = self.deck.sequences
+        if not 0 <= first <= first + count <= total:
+            raise RulesError(
+                f"sequences {first}..{first + count - 1}: must lie within 0..{total - 1}"
+            )
+        if count == 0:
+            return
+        numba.set_num_threads(self.workers)
+        parts = self.workers
+        bounds = [first + count * part // parts for part in range(parts + 1)]
+        ranks = np.stack(
+            [self.deck.sequence_at(min(bounds[part], total - 1)) for part in range(parts)]
+        )
+        indices = np.array(bounds[:-1], np.int64)
+        left = np.diff(np.array(bounds, np.int64))
+        done = np.zeros(parts, np.int64)
+        while left.sum() > 0:
+            E.play_ranges(
+                self._array, ranks, indices, left, self._mirror, self._seatings, self._bits,
+                self.deck.packed, self._counters, self._battles, self._wars, self._longs,
+                self._loops, self._seen, self._state, self._kept, self._turned, done,
+            )  # fmt: skip
+            # Empty what a thread may have filled; a loop table half full is made twice as big.
+            self._listed.add_longs(self._longs)
+            self._longs[:] = 0
+            if (self._state[:, E.ST_LOOPS] >= self._loops.shape[1] // 2).any():
+                bigger = np.zeros((parts, 2 * self._loops.shape[1], E.LOOP), np.int64)
+                for part in range(parts):
+                    E.regrow(self._loops[part], bigger[part], self._state[part])
+                self._loops = bigger
+                self._seen[:] = 0  # it names rows of the old table
+            indices += done
+            left -= done
+            self._sequences += int(done.sum())
+            if progress is not None:
+                progress(int(done.sum()))
+
+    def take(self) -> Exhaustive:
+        """Everything played since the last `take`, exactly; the tables start afresh."""
+        out = Exhaustive(self.deck)
+        out.ended = Tally.of_rows(self._counters, self._battles, self._wars, self._longs)
+        out.ended.add(self._listed)
+        out.ended.records = longest(self._kept.reshape(-1, RECORD), self._keep)
+        used = [table[table[:, E.L_LENGTH] != 0] for table in self._loops]
+        out.loops = merge_loops(*used)
+        for turned in self._turned.tolist():
+            out.keep_turned(turned)
+        out.sequences = self._sequences
+        for table in (self._counters, self._battles, self._wars, self._loops, self._seen,
+                      self._state):  # fmt: skip
+            table[:] = 0
+        self._kept[:] = -1
+        self._turned[:] = -1
+        self._listed = Tally()
+        self._sequences = 0
+        return out
+
+
 def play_every_deal(
     rules: Rules,
     deck: SmallDeck,
@@ -348,69 +478,8 @@ def play_every_deal(
 ) -> Exhaustive:
     """Play sequences `first` .. `first + count - 1` of `deck` (all of them by default) on
     `workers` threads, keeping the `records` longest deals that end (at least the longest)."""
-    check_rules(rules)
-    total = deck.sequences
-    count = total - first if count is None else count
-    if not 0 <= first <= first + count <= total:
-        raise RulesError(f"sequences {first}..{first + count - 1}: must lie within 0..{total - 1}")
-    workers = workers or int(numba.get_num_threads())
-    numba.set_num_threads(workers)
-    out = Exhaustive(deck)
-    if count == 0:
-        return out
-    array = rules_array(rules)
-    mirror = mirrors_once(rules, deck, every_sequence)
-    seatings = seats_alike(rules)
-    bits = bits_for(deck.ranks)
-    keep = max(1, records)
-    # One slice of the range a thread; each starts from its own first sequence, unranked once.
-    parts = min(workers, count)
-    bounds = [first + count * part // parts for part in range(parts + 1)]
-    ranks = np.stack([deck.sequence_at(bounds[part]) for part in range(parts)])
-    indices = np.array(bounds[:-1], np.int64)
-    left = np.diff(np.array(bounds, np.int64))
-    counters = np.zeros((parts, COUNTERS), np.int64)
-    battles = np.zeros((parts, BATTLE_BINS), np.int64)
-    wars = np.zeros((parts, WAR_BINS), np.int64)
-    loops = np.zeros((parts, E.LOOP_ROWS, E.LOOP), np.int64)
-    seen = np.zeros((parts, E.SEEN_ROWS, E.SEEN), np.int64)
-    state = np.zeros((parts, E.STATE), np.int64)
-    kept = np.full((parts, keep, RECORD), -1, np.int64)
-    turned = np.full((parts, E.TURNED), -1, np.int64)
-    done = np.zeros(parts, np.int64)
-    longs = np.zeros((parts, LONGS), np.int64)
-    listed = Tally()  # the rounds too long for the histograms, emptied from `longs`
-    while left.sum() > 0:
-        E.play_ranges(
-            array, ranks, indices, left, mirror, seatings, bits, deck.packed, counters,
-            battles, wars, longs, loops, seen, state, kept, turned, done,
-        )  # fmt: skip
-        # Empty what a thread may have filled; a loop table half full is made twice as big.
-        listed.add_longs(longs)
-        longs[:] = 0
-        if (state[:, E.ST_LOOPS] >= loops.shape[1] // 2).any():
-            bigger = np.zeros((parts, 2 * loops.shape[1], E.LOOP), np.int64)
-            for part in range(parts):
-                E.regrow(loops[part], bigger[part], state[part])
-            loops = bigger
-            seen[:] = 0  # it names rows of the old table
-        indices += done
-        left -= done
-        out.sequences += int(done.sum())
-        if progress is not None:
-            progress(int(done.sum()))
-    out.ended = Tally.of_rows(counters, battles, wars, longs)
-    out.ended.long_battles, out.ended.long_wars = listed.long_battles, listed.long_wars
-    out.ended.records = longest(kept.reshape(-1, RECORD), keep)
-    for part in range(parts):
-        for name0, name1, length, deals, start in loops[part][loops[part, :, E.L_LENGTH] != 0]:
-            name = (int(name0), int(name1))
-            mine = out.loops.setdefault(name, [int(length), 0, int(start)])
-            mine[1] += int(deals)
-            mine[2] = min(mine[2], int(start))
-        mine_turned = [int(x) for x in turned[part]]
-        if mine_turned[0] > out.turned[0] or (
-            mine_turned[0] == out.turned[0] >= 0 and mine_turned[1] < out.turned[1]
-        ):
-            out.turned = mine_turned
-    return out
+    enumerator = Enumerator(
+        rules, deck, every_sequence=every_sequence, workers=workers, records=records
+    )
+    enumerator.play(first, deck.sequences - first if count is None else count, progress)
+    return enumerator.take()
