@@ -30,20 +30,31 @@ from cardwar.sim.kernels.codes import (
     R_PLAYERS,
     R_WAR_DOWN,
 )
-from cardwar.sim.kernels.loops import brent
+from cardwar.sim.kernels.loops import brent, keep_check, seat_key
 from cardwar.sim.kernels.ring import head_of, keep_seat, rank, same_seat, set_ends, size_of, slot
 from cardwar.sim.kernels.rng import below, shuffle
-from cardwar.sim.kernels.workspace import KEPT, LENGTH, POWER, TABLE
+from cardwar.sim.kernels.workspace import (
+    CHECK_EVERY,
+    HISTORY,
+    KEPT,
+    KEPT_KEY,
+    KEYS,
+    LENGTH,
+    POWER,
+    TABLE,
+)
 
 
 @njit(cache=True)
 def plain_battles(
-    rules: np.ndarray, ws: np.ndarray, p: int, most: int, watching: bool
-) -> tuple[int, int, bool]:
+    rules: np.ndarray, ws: np.ndarray, p: int, most: int, watching: bool, before: int = 0,
+    wars_before: int = 0,
+) -> tuple[int, int, bool]:  # fmt: skip
     """Play up to `most` two-player battles on set `p`, for as long as both players have cards
     and nobody runs short in a war; a battle that someone is short for is left, untouched, to
-    `battle`. With `watching` (set PILES only), each battle goes on the loop watch (`loops`),
-    and a repeat stops the run. Returns (battles played, wars fought, whether it repeated).
+    `battle`. With `watching` (set PILES only; `before` battles played and `wars_before` wars fought
+    before this run), each battle goes on the loop watch and its record (`loops`), and a repeat
+    stops the run. Returns (battles played, wars fought, whether it repeated).
 
     The winner's side is picked by arithmetic rather than branches, since who wins is a coin
     toss.
@@ -53,7 +64,7 @@ def plain_battles(
     need = rules[R_WAR_DOWN] + 1
     h0, h1 = head_of(ws, p, 0), head_of(ws, p, 1)
     s0, s1 = size_of(ws, p, 0), size_of(ws, p, 1)
-    power, length = ws[POWER], ws[LENGTH]
+    power, length, kept_key = ws[POWER], ws[LENGTH], ws[KEPT_KEY]
     played = 0
     wars = 0
     repeat = False
@@ -145,8 +156,20 @@ def plain_battles(
             wars += fought
         played += 1
         if watching and s0 > 0 and s1 > 0:
+            # The position's key, as `loops.position_key` makes it, from the piles' ends.
+            key = seat_key(s0, ws[slot(p, 0, h0, 0)], ws[slot(p, 0, h0, s0 - 1)]) | (
+                seat_key(s1, ws[slot(p, 1, h1, 0)], ws[slot(p, 1, h1, s1 - 1)]) << 18
+            )
+            now = before + played
+            if now < HISTORY:
+                ws[KEYS + now] = key
+                if now % CHECK_EVERY == 0:
+                    set_ends(ws, p, 0, h0, s0)
+                    set_ends(ws, p, 1, h1, s1)
+                    keep_check(ws, p, 2, now, wars_before + wars)
             if (
-                s0 == size_of(ws, KEPT, 0)
+                key == kept_key
+                and s0 == size_of(ws, KEPT, 0)
                 and same_seat(ws, p, 0, h0, s0, KEPT)
                 and same_seat(ws, p, 1, h1, s1, KEPT)
             ):
@@ -157,9 +180,10 @@ def plain_battles(
             if keep:
                 keep_seat(ws, p, 0, h0, s0, KEPT)
                 keep_seat(ws, p, 1, h1, s1, KEPT)
+                kept_key = key
     set_ends(ws, p, 0, h0, s0)
     set_ends(ws, p, 1, h1, s1)
-    ws[POWER], ws[LENGTH] = power, length
+    ws[POWER], ws[LENGTH], ws[KEPT_KEY] = power, length, kept_key
     return played, wars, repeat
 
 

@@ -29,10 +29,10 @@ from cardwar.sim.kernels.codes import (
     RES_WARS,
     RES_WINNER,
 )
-from cardwar.sim.kernels.loops import watch_from, watch_step
+from cardwar.sim.kernels.loops import load_check, watch_from, watch_step
 from cardwar.sim.kernels.plain import advance, plain_battles
 from cardwar.sim.kernels.ring import deal, same_position, size_of
-from cardwar.sim.kernels.workspace import BEHIND, LENGTH, PILES, RESULT
+from cardwar.sim.kernels.workspace import BEHIND, CHECK_EVERY, HISTORY, KEYS, LENGTH, PILES, RESULT
 
 NO_LIMIT = 1 << 62  # battles enough to stand for no limit
 
@@ -97,7 +97,7 @@ def play_round(rules: np.ndarray, ws: np.ndarray) -> int:
             # Two players, no one short in a war: by far the most common battle. The run stops
             # at a shortage, an empty pile, the limit or a repeat.
             most = limit - battles if limit != 0 else NO_LIMIT
-            played, fought, repeat = plain_battles(rules, ws, PILES, most, watching)
+            played, fought, repeat = plain_battles(rules, ws, PILES, most, watching, battles, wars)
             battles += played
             wars += fought
             if size_of(ws, PILES, 0) == 0 or size_of(ws, PILES, 1) == 0:
@@ -125,7 +125,7 @@ def play_round(rules: np.ndarray, ws: np.ndarray) -> int:
         if limit != 0 and battles >= limit:
             _at_limit(rules, ws, battles, wars)
             return 0
-        if watching and watch_step(ws, players):
+        if watching and watch_step(ws, players, battles, wars):
             _finish(ws, NO_WINNER, CYCLE, battles, wars, ws[LENGTH])
             return 0
 
@@ -150,6 +150,33 @@ def first_repeat(
 
 
 @njit(cache=True)
+def rebuild(rules: np.ndarray, ws: np.ndarray, p: int, players: int, at: int) -> int:
+    """Put the position after `at` battles (within the watch's record) in set `p`, from its
+    checkpoint; returns the wars fought to there."""
+    wars = load_check(ws, p, players, at)
+    return wars + advance(rules, ws, p, at % CHECK_EVERY)
+
+
+@njit(cache=True)
+def first_repeat_recorded(
+    rules: np.ndarray, ws: np.ndarray, length: int, seen_at: int
+) -> tuple[int, int]:
+    """`first_repeat` from the watch's record of a round that repeated after `seen_at` battles
+    (within the record), `length` battles round: the first battle whose position's key is that
+    of the position `length` battles before, the two positions rebuilt and compared whole (a key
+    tells positions apart, never makes them equal). Leaves the piles at the first repeat."""
+    players = rules[R_PLAYERS]
+    for start in range(seen_at - length + 1):
+        if ws[KEYS + start] != ws[KEYS + start + length]:
+            continue  # different keys: different positions, and no repeat before either
+        rebuild(rules, ws, BEHIND, players, start)
+        wars = rebuild(rules, ws, PILES, players, start + length)
+        if same_position(ws, PILES, BEHIND, players):
+            return start + length, wars
+    raise AssertionError("the position after seen_at battles repeats the one length before")
+
+
+@njit(cache=True)
 def play_dealt(rules: np.ndarray, cards: np.ndarray, sizes: np.ndarray, ws: np.ndarray) -> int:
     """Play the deal `cards` / `sizes` (every pile top first, one after another) to its end: the
     workspace's result gets winner, reason, battles, wars (and a loop's length) and its piles
@@ -158,7 +185,11 @@ def play_dealt(rules: np.ndarray, cards: np.ndarray, sizes: np.ndarray, ws: np.n
     deal(ws, PILES, cards, sizes)
     left = play_round(rules, ws)
     if ws[RESULT + RES_REASON] == CYCLE:
-        battles, wars = first_repeat(rules, cards, sizes, ws[RESULT + RES_LOOP], ws)
+        length, seen_at = ws[RESULT + RES_LOOP], ws[RESULT + RES_BATTLES]
+        if seen_at < HISTORY:
+            battles, wars = first_repeat_recorded(rules, ws, length, seen_at)
+        else:
+            battles, wars = first_repeat(rules, cards, sizes, length, ws)
         ws[RESULT + RES_BATTLES] = battles
         ws[RESULT + RES_WARS] = wars
     return left

@@ -39,10 +39,20 @@ TIED = UP_AT + SEATS  # the seats tied for the best card,
 FIGHTERS = TIED + SEATS  # the seats that fight the war,
 SHORTS = FIGHTERS + SEATS  # and the seats short of cards for it
 POWER = SHORTS + SEATS  # Brent's power of two,
-LENGTH = POWER + 1  # and the battles since the watch kept a position
-RESULT = LENGTH + 1  # what a round's play leaves: codes.RES_* from here
+LENGTH = POWER + 1  # the battles since the watch kept a position,
+KEPT_KEY = LENGTH + 1  # and the kept position's key (`loops.position_key`)
+RESULT = KEPT_KEY + 1  # what a round's play leaves: codes.RES_* from here
 RNG = RESULT + RESULT_SIZE  # the generator's 64 bits (`rng`)
-WORKSPACE = RNG + 1
+# The watch's record of the round's course, so that where a loop began is found without playing
+# the round again (`loops`): the key of the position after each battle, up to HISTORY battles,
+HISTORY = 1 << 16
+KEYS = RNG + 1
+# and every CHECK_EVERY battles the whole position: each seat's count, the wars fought so far,
+# then every card, seat by seat, top first.
+CHECK_EVERY = 1 << 8
+CHECK = SEATS + 1 + CARDS
+CHECKS = KEYS + HISTORY
+WORKSPACE = CHECKS + (HISTORY // CHECK_EVERY) * CHECK
 
 
 @njit(cache=True)
