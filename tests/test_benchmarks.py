@@ -112,3 +112,20 @@ def test_simulate_benchmark_prints_speeds_ratios_memory_and_targets() -> None:
     ):
         assert line in out
     assert out.count("target") == 5
+
+
+def test_enumerate_benchmark_prints_ours_beside_c_with_ratios_and_targets() -> None:
+    out = run("enumerate.py", "--decks", "8x1,2x4", "--games", "20000", "--deals", "2000",
+              "--repeat", "1")  # fmt: skip
+    for line in (
+        "every deal of 8x1 (winner_first, no card down): ours on",
+        "every deal of 2x4 (natural, no card down): ours on",
+        "rounds that loop (table order, no limit)",
+        "--deals ",
+        "load average",
+    ):
+        assert line in out, line
+    if "no C compiler here" not in out:
+        assert out.count("same figures") == 3 and "DIFFER" not in out
+        assert "classic table, one core: ours" in out
+        assert out.count("target") == 5

@@ -195,3 +195,28 @@ def test_the_kernels_speak_the_core_s_codes() -> None:
     assert REASONS == tuple(Reason)
     assert [CODES[reason] for reason in Reason] == list(range(len(Reason)))
     assert [rank.py_func(INDEX[card]) for card in DECK] == [rank_of(INDEX[card]) for card in DECK]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        PRESETS["classic"],
+        PRESETS["peace"],
+        PRESETS["short"],
+        Rules(war_down=0, battle_limit=60, limit_outcome="most_cards"),
+        Rules(war_down=5, battle_limit=100_000, low_wins=True),
+    ],
+    ids=["classic", "peace", "short", "none-down-most-cards", "five-down-peace"],
+)
+def test_the_common_table_s_own_kernel_plays_the_same_rounds(rules: Rules) -> None:
+    """The kernel of the common table (two players, the winner's cards first, short loses, a
+    limit) gives exactly the figures and the longest rounds of the general kernels."""
+    from cardwar.sim import run
+
+    assert run.on_the_common_table(rules)
+    fast = simulate(rules, 4000, seed=9, records=5)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(run, "on_the_common_table", lambda rules: False)
+        general = simulate(rules, 4000, seed=9, records=5)
+    assert fast.to_dict(2, histograms=True) == general.to_dict(2, histograms=True)
+    assert fast.records.tolist() == general.records.tolist()

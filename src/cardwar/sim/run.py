@@ -13,9 +13,10 @@ from cardwar.cards import DECK, INDEX, Card
 from cardwar.engine import MAX_SEED, check_seed, parse_deal
 from cardwar.errors import RulesError
 from cardwar.records import Reason
-from cardwar.rules import Rules
+from cardwar.rules import Gather, Rules, Shortage
 from cardwar.sim import MAX_RECORDS
 from cardwar.sim.hands import Hands, no_hands
+from cardwar.sim.kernels.classic import play_classic_parallel
 from cardwar.sim.kernels.codes import (
     REASONS,
     RES_BATTLES,
@@ -77,6 +78,18 @@ def check_records(records: object) -> int:
     return records
 
 
+def on_the_common_table(rules: Rules) -> bool:
+    """True if `kernels.classic` plays these rules (the same rounds as the general kernels, only
+    faster): two players, the winner's cards first, a player short of a war loses, and a battle
+    limit (so no loop to watch for)."""
+    return (
+        rules.players == 2
+        and rules.gather is Gather.WINNER_FIRST
+        and rules.shortage is Shortage.LOSE
+        and rules.battle_limit is not None
+    )
+
+
 def simulate(
     rules: Rules,
     games: int,
@@ -112,10 +125,16 @@ def simulate(
         longs = np.zeros((workers, 2 + 2 * (size // workers + 1)), np.int64)
         kept = np.full((workers, records, RECORD), -1, np.int64)
         start = first + done
-        play_games_parallel(
-            array, rules.cards_per_hand, seed, start, start + size, hand_cards, hand_sizes,
-            counters, battles, wars, longs, kept,
-        )  # fmt: skip
+        if hands is None and on_the_common_table(rules):
+            play_classic_parallel(
+                array, rules.cards_per_hand, seed, start, start + size, counters, battles, wars,
+                longs, kept,
+            )  # fmt: skip
+        else:
+            play_games_parallel(
+                array, rules.cards_per_hand, seed, start, start + size, hand_cards, hand_sizes,
+                counters, battles, wars, longs, kept,
+            )  # fmt: skip
         tally.add(Tally.of_rows(counters, battles, wars, longs, kept))
         done += size
         if progress is not None:

@@ -1,0 +1,208 @@
+"""The common table in one loop: random two-player rounds with the winner's cards first and a
+player short of a war losing (the classic preset, Peace, the short deck, any cards down, any
+battle limit), each dealt, played and tallied with the generator, the piles and the round in
+registers and two small rings of bytes.
+
+It plays exactly the rounds `games.play_games` plays for those rules, card for card and figure
+for figure (`tests/test_simulator.py` holds the two to each other), only faster: the general
+kernels read the rules, the workspace's rings and the loop watch at every battle; here a
+battle with no tie is a few instructions, as in the one-thread C reference the benchmarks set
+beside it (`benchmarks/c/classic.c`). A round that could loop (no battle limit) or any other
+rule goes through `games` (`cardwar.sim.run.simulate` picks).
+
+Written out by hand as one long loop on purpose, like `plain`: helpers that take arrays, inlined
+into a loop, cost numba's reference counts there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardwar.cards import RANK_SHIFT
+from cardwar.sim.kernels.codes import (
+    ALL_CARDS,
+    BATTLE_LIMIT,
+    BOTH_SHORT,
+    CARDS,
+    MOST_CARDS,
+    MOST_CARDS_TIE,
+    NO_WINNER,
+    OPPONENT_SHORT,
+    R_LIMIT,
+    R_LOW_WINS,
+    R_MOST_CARDS,
+    R_WAR_DOWN,
+)
+from cardwar.sim.kernels.games import (
+    BATTLE_BINS,
+    C_BATTLES,
+    C_GAMES,
+    C_MAX_BATTLES,
+    C_MAX_WARS,
+    C_REASONS,
+    C_WARS,
+    C_WINS,
+    WAR_BINS,
+    keep_record,
+)
+
+RING = 64  # a pile's bytes: a power of two of at least CARDS
+MASK = RING - 1
+
+
+@njit(cache=True, inline="always")
+def _random(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """splitmix64, as `rng.next_random`, on a state held in a register."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def play_classic(
+    rules: np.ndarray, hand: int, seed: int, first: int, last: int, counters: np.ndarray,
+    battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray, records: np.ndarray,
+) -> None:  # fmt: skip
+    """Play games `first` .. `last - 1` of the run `seed` under `rules` (two players, the
+    winner's cards first, `shortage: "lose"`, a battle limit), as `games.play_games` does."""
+    need = rules[R_WAR_DOWN] + 1
+    limit = rules[R_LIMIT]
+    most_cards = rules[R_MOST_CARDS] != 0
+    low = rules[R_LOW_WINS] != 0
+    deck = np.zeros(CARDS, np.uint8)
+    ring0 = np.zeros(RING, np.uint8)
+    ring1 = np.zeros(RING, np.uint8)
+    for game in range(first, last):
+        # The deal: `rng.seed_game`, `games.random_deal`, with the generator in a register.
+        state = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game)
+        state, _ = _random(state)
+        state, _ = _random(state)
+        for i in range(CARDS):
+            deck[i] = i
+        for i in range(CARDS - 1, 0, -1):
+            state, bits = _random(state)
+            j = int(((bits >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+            deck[i], deck[j] = deck[j], deck[i]
+        for i in range(hand):
+            ring0[i] = deck[2 * i]
+            ring1[i] = deck[2 * i + 1]
+        h0 = 0
+        h1 = 0
+        s0 = hand
+        s1 = hand
+        battles = 0
+        wars = 0
+        winner = NO_WINNER
+        reason = ALL_CARDS
+        while True:
+            a = ring0[h0]
+            b = ring1[h1]
+            ra = a >> RANK_SHIFT
+            rb = b >> RANK_SHIFT
+            battles += 1
+            if ra != rb:
+                h0 = (h0 + 1) & MASK
+                h1 = (h1 + 1) & MASK
+                if (ra > rb) != low:
+                    ring0[(h0 + s0 - 1) & MASK] = a
+                    ring0[(h0 + s0) & MASK] = b
+                    s0 += 1
+                    s1 -= 1
+                else:
+                    ring1[(h1 + s1 - 1) & MASK] = b
+                    ring1[(h1 + s1) & MASK] = a
+                    s1 += 1
+                    s0 -= 1
+            else:
+                laid = 1
+                short0 = False
+                short1 = False
+                while True:
+                    short0 = s0 - laid < need
+                    short1 = s1 - laid < need
+                    if short0 or short1:
+                        break
+                    laid += need
+                    wars += 1
+                    ra = ring0[(h0 + laid - 1) & MASK] >> RANK_SHIFT
+                    rb = ring1[(h1 + laid - 1) & MASK] >> RANK_SHIFT
+                    if ra != rb:
+                        break
+                if short0 and short1:
+                    reason = BOTH_SHORT
+                    break
+                if short0 or short1:
+                    winner = 1 if short0 else 0
+                    reason = OPPONENT_SHORT
+                    break
+                # The winner's cards as laid (the top of its pile), then the other's.
+                if (ra > rb) != low:
+                    for i in range(laid):
+                        ring0[(h0 + s0 + i) & MASK] = ring0[(h0 + i) & MASK]
+                    for i in range(laid):
+                        ring0[(h0 + s0 + laid + i) & MASK] = ring1[(h1 + i) & MASK]
+                    s0 += laid
+                    s1 -= laid
+                else:
+                    for i in range(laid):
+                        ring1[(h1 + s1 + i) & MASK] = ring1[(h1 + i) & MASK]
+                    for i in range(laid):
+                        ring1[(h1 + s1 + laid + i) & MASK] = ring0[(h0 + i) & MASK]
+                    s1 += laid
+                    s0 -= laid
+                h0 = (h0 + laid) & MASK
+                h1 = (h1 + laid) & MASK
+            if s0 == 0 or s1 == 0:
+                winner = 0 if s0 > 0 else 1
+                break
+            if battles == limit:
+                if not most_cards:
+                    reason = BATTLE_LIMIT
+                elif s0 == s1:
+                    reason = MOST_CARDS_TIE
+                else:
+                    winner = 0 if s0 > s1 else 1
+                    reason = MOST_CARDS
+                break
+        # The round's figures, as `games.tally_round` adds them.
+        counters[C_GAMES] += 1
+        counters[C_BATTLES] += battles
+        counters[C_WARS] += wars
+        counters[C_MAX_BATTLES] = max(counters[C_MAX_BATTLES], battles)
+        counters[C_MAX_WARS] = max(counters[C_MAX_WARS], wars)
+        if winner >= 0:
+            counters[C_WINS + winner] += 1
+        counters[C_REASONS + reason] += 1
+        if battles < BATTLE_BINS:
+            battles_hist[battles] += 1
+        else:
+            longs[2 + longs[0]] = battles
+            longs[0] += 1
+        if wars < WAR_BINS:
+            wars_hist[wars] += 1
+        else:
+            longs[longs.shape[0] - 1 - longs[1]] = wars
+            longs[1] += 1
+        if records.shape[0] > 0:
+            keep_record(records, battles, wars, game, winner, reason)
+
+
+@njit(cache=True, parallel=True)
+def play_classic_parallel(
+    rules: np.ndarray, hand: int, seed: int, first: int, last: int, counters: np.ndarray,
+    battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray, records: np.ndarray,
+) -> None:  # fmt: skip
+    """`play_classic` over as many slices as `counters` has rows, one slice per thread, each
+    game seeded by its number alone (as `games.play_games_parallel`)."""
+    slices = counters.shape[0]
+    games = last - first
+    for part in prange(slices):
+        lo = first + games * part // slices
+        hi = first + games * (part + 1) // slices
+        play_classic(
+            rules, hand, seed, lo, hi, counters[part], battles_hist[part], wars_hist[part],
+            longs[part], records[part],
+        )  # fmt: skip
