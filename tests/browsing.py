@@ -31,7 +31,7 @@ WCAG_21_AA = {
 AXE_SCRIPT = Axe().axe_script  # axe-core as axe-playwright-python ships it
 
 # Deals that make a point quickly. Piles are listed top card first, You first.
-SPEC_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
+EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 # Traditional: two wars of three face-down cards each; the round goes on after it.
 LONG_WAR = [
     ["9S", "2C", "3C", "4C", "9D", "5C", "6C", "7C", "KD", "AH", "AD"],

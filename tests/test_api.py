@@ -1,4 +1,4 @@
-"""The HTTP API of SPEC §7, over a fresh temporary database per test."""
+"""The HTTP API of docs/api.md, over a fresh temporary database per test."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
 from conftest import ClientFactory, LiveServer
 from helpers import scores
 
-SPEC_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
+EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 
 
 def new_round(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -74,9 +74,10 @@ def test_new_round_with_preset_rules_and_seed(client: TestClient) -> None:
     assert first == expected
 
 
-def test_explicit_deal_plays_the_spec_example(client: TestClient) -> None:
-    """The SPEC deal: battle 1 is one war, You win 6 cards, each step recorded for the page."""
-    data = new_round(client, deal=SPEC_DEAL)
+def test_explicit_deal_plays_the_rules_example(client: TestClient) -> None:
+    """The rules' example deal (docs/api.md#examples): battle 1 is one war, You win 6 cards,
+    each step recorded for the page."""
+    data = new_round(client, deal=EXAMPLE_DEAL)
     result = battles(client, data["id"])
     (record,) = result["battles"]
     assert record["steps"] == [
@@ -94,7 +95,7 @@ def test_explicit_deal_plays_the_spec_example(client: TestClient) -> None:
         ({"preset": "blitz"}, "preset 'blitz': unknown, must be one of classic"),
         ({"rules": {"war_down": 9}}, "war_down: 9 is out of range, must be 0..5"),
         ({"rules": {"speed": 2}}, "rules: unknown field 'speed'"),
-        ({"rules": {"players": 3}, "deal": SPEC_DEAL}, "deal: has 2 piles but the rules have"),
+        ({"rules": {"players": 3}, "deal": EXAMPLE_DEAL}, "deal: has 2 piles but the rules have"),
         ({"deal": [["9S", "1X"], ["9H"]]}, "card 1X: rank must be one of 2-9, T, J, Q, K, A"),
         ({"deal": [["9S"], ["9S"]]}, "deal: card 9S appears twice"),
         ({"deal": [["2C"], ["3C"], ["4C"], ["5C"], ["6C"]]}, "deal: has 5 piles, must have 2 to 4"),
@@ -107,7 +108,8 @@ def test_explicit_deal_plays_the_spec_example(client: TestClient) -> None:
 def test_bad_new_round_is_422_naming_the_field_and_stores_nothing(
     client: TestClient, db_path: Path, body: dict[str, Any], message: str
 ) -> None:
-    """A body that does not fit SPEC §7 is refused with 422, a clear message, and no new round."""
+    """A body that does not fit (docs/api.md#errors) is refused with 422, a clear message, and
+    no new round."""
     before = rounds_stored(db_path)
     response = client.post("/api/rounds", json=body)
     assert response.status_code == 422
@@ -333,7 +335,7 @@ def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_preset_deals_its_rules(client: TestClient, preset: str) -> None:
-    """Each SPEC §5 preset deals a round with exactly its rules and hands."""
+    """Each preset (docs/rules.md#presets) deals a round with exactly its rules and hands."""
     data = new_round(client, preset=preset, seed=5)
     rules = Rules.preset(preset)
     assert data["rules"] == rules.to_dict()
@@ -355,7 +357,8 @@ GOOD_FIELDS = [
 
 @pytest.mark.parametrize(("field", "value"), GOOD_FIELDS)
 def test_every_rule_field_and_value_is_dealt(client: TestClient, field: str, value: Any) -> None:
-    """Each SPEC §5 field takes each kind of value it allows, and the round plays by it."""
+    """Each rule field (docs/rules.md#house-rules) takes each kind of value it allows, and the
+    round plays by it."""
     data = new_round(client, rules={field: value}, seed=11)
     assert data["rules"][field] == value
     expected = Round(Rules.from_dict({field: value}), seed=11)
@@ -496,7 +499,7 @@ def test_bad_house_rules_are_422_and_keep_the_old_choice(
 def test_me_shows_the_last_battle_to_resume_the_table(make_client: ClientFactory) -> None:
     """After a reload or a restart the page gets the round's last battle to lay out again."""
     client = make_client()
-    data = new_round(client, deal=SPEC_DEAL)
+    data = new_round(client, deal=EXAMPLE_DEAL)
     assert client.get("/api/me").json()["last_battle"] is None
     played = battles(client, data["id"])["battles"]
     me = client.get("/api/me").json()
@@ -527,7 +530,7 @@ def test_timed_round_ends_by_count_when_its_clock_runs_out(make_client: ClientFa
 
 
 def test_openapi_lists_every_endpoint(client: TestClient) -> None:
-    """FastAPI serves the OpenAPI document with the SPEC's endpoints."""
+    """FastAPI serves the OpenAPI document with every endpoint of docs/api.md."""
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/rounds", "/api/rounds/{round_id}", "/api/rounds/{round_id}/battles"} <= set(paths)
     play = paths["/api/rounds/{round_id}/battles"]["post"]

@@ -16,9 +16,9 @@ from browsing import (  # the browser tests' helpers
     DESKTOP,
     DEVICES,
     ENDS_AT_ONCE,
+    EXAMPLE_DEAL,
     LONG_WAR,
     PHONE,
-    SPEC_DEAL,
     Watch,
     audit,
     button,
@@ -38,9 +38,10 @@ from conftest import LiveServer
 
 
 def test_a_war_is_laid_out_and_told(browser: Browser, shared_server: LiveServer) -> None:
-    """The SPEC deal, resumed by the page: both nines, a card down each, the king takes six."""
+    """The rules' example deal (docs/api.md#examples), resumed by the page: both nines, a card
+    down each, the king takes six."""
     page, watch = open_page(browser, shared_server, DESKTOP)
-    resume_with(page, shared_server, deal=SPEC_DEAL)
+    resume_with(page, shared_server, deal=EXAMPLE_DEAL)
     expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
     press(page, "Turn cards")
     expect(page.get_by_test_id("message")).to_have_text(
@@ -165,7 +166,8 @@ OUTCOME_TITLES = {
 def test_the_page_words_every_ending_and_shortage(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """render.js has a title and an explanation for every SPEC §4 reason, and tells shortages."""
+    """render.js has a title and an explanation for every reason a round can end
+    (docs/rules.md#endings), and tells shortages."""
     page, watch = open_page(browser, shared_server, DESKTOP)
     told = page.evaluate(
         """async (cases) => {

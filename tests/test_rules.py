@@ -1,4 +1,4 @@
-"""Rules, presets and their validation (SPEC §5)."""
+"""Rules, presets and their validation (docs/rules.md#house-rules, #presets)."""
 
 import json
 from typing import Any
@@ -22,8 +22,8 @@ def test_classic_is_the_seed_table() -> None:
     assert classic.cards_per_hand == 26
 
 
-def test_presets_are_what_the_spec_says() -> None:
-    """Each preset differs from classic exactly as SPEC §5 describes."""
+def test_presets_are_what_the_rules_say() -> None:
+    """Each preset differs from classic exactly as docs/rules.md#presets describes."""
     classic = Rules()
     assert Rules.preset("traditional") == Rules(
         war_down=3, shortage=Shortage.LAST_CARD, battle_limit=None

@@ -122,7 +122,7 @@ class Exhaustive:
         ended = self.ended.to_dict(2)
         return {
             "deck": str(self.deck),
-            "games": self.deals,  # as in every `cardwar simulate` answer (SPEC §8)
+            "games": self.deals,  # as every `cardwar simulate` answer (README's command line)
             "deals": self.deals,
             "cycles": self.cycles,
             "distinct_cycles": [

@@ -1,4 +1,4 @@
-"""The API's request and response shapes (SPEC §7), separate from domain values and rows."""
+"""The API's request and response shapes (docs/api.md), separate from domain values and rows."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ class PlayBattles(BaseModel):
 
 
 class RulesOut(BaseModel):
-    """Every rule of SPEC §5, filled in."""
+    """Every rule field (docs/rules.md#house-rules), filled in."""
 
     players: int
     hand_size: int | None
@@ -175,7 +175,7 @@ class RulesOut(BaseModel):
 
 
 class OutcomeOut(BaseModel):
-    """How a round ended: the winning seat (null for a draw) and the SPEC §4 reason."""
+    """How a round ended: the winning seat (null for a draw) and why (docs/rules.md#endings)."""
 
     winner: int | None
     reason: str
@@ -339,7 +339,7 @@ class FieldOut(BaseModel):
 
 
 class RulesInfoOut(BaseModel):
-    """The presets of SPEC §5, filled in, and what every rule field allows."""
+    """The presets (docs/rules.md#presets), filled in, and what every rule field allows."""
 
     presets: dict[str, RulesOut]
     fields: dict[str, FieldOut]

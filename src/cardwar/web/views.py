@@ -1,4 +1,4 @@
-"""The API's view of a round (docs/api.md#a-round): the whole round, as the core describes it,
+"""The API's view of a round (docs/api.md#the-round): the whole round, as the core describes it,
 less what a player may not see yet."""
 
 from __future__ import annotations
