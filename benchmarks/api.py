@@ -150,14 +150,19 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
         port = int(sock.getsockname()[1])
     command = [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(port), "--db", str(db)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
+    # Until it listens or exits, however long a busy machine takes (it loads numba's compiled
+    # code first); only a server alive and silent for 120 s is given up on.
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return process, port
         except OSError:
+            if process.poll() is not None:
+                break
             time.sleep(0.1)
     process.kill()
+    process.wait()
     raise SystemExit("cardwar serve did not start")
 
 

@@ -367,9 +367,8 @@ def test_a_round_loads_from_its_snapshot_without_replaying(
 
     monkeypatch.setattr(Round, "rebuild", no_replay)
     monkeypatch.setattr(Round, "play", no_replay)
-    started = time.perf_counter()
+    # How fast such a read is (under 500 ms) is benchmarks/hostile.py's to measure.
     again = client.get(f"/api/rounds/{data['id']}").json()
-    assert time.perf_counter() - started < 0.5
     assert again["battles"] == 20_000
 
 
