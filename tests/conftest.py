@@ -321,6 +321,23 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Have numba compile (and cache) the simulator's code once, before the xdist workers
+    start, rather than in every process that needs it at once: each `cardwar serve` loads the
+    chance estimate's code before it listens, and its worker process the statistics' code when
+    first asked. A fresh checkout compiles them here (about 10 s of one core); after that, all
+    of them load the cache in under a second."""
+    if hasattr(session.config, "workerinput"):
+        return  # an xdist worker: the controller has done it
+    from cardwar.engine import Round
+    from cardwar.rules import CLASSIC
+    from cardwar.sim.chance import chance_to_win
+    from cardwar.sim.run import simulate
+
+    chance_to_win(Round(CLASSIC, seed=1), runs=1)
+    simulate(CLASSIC, 10, 1, workers=1)
+
+
 # The longest files first. With `--dist loadfile --no-loadscope-reorder` (pyproject) each file goes
 # whole to a worker in collection order, so the long ones start at once and the short ones fill
 # in behind them; otherwise the browser files, having few tests, would be dealt out last.
