@@ -255,6 +255,12 @@ class LiveServer:
     def _said(self) -> str:
         return f"--- cardwar serve said:\n{self.output.text if self.output else ''}---"
 
+    def client(self) -> httpx.Client:
+        """An HTTP client of the server that waits out a busy machine: httpx's own timeout, 5 s,
+        is shorter than a server's first long work may take there (a deal that starts its
+        worker process, say); only a hang reaches HANG_S."""
+        return httpx.Client(base_url=self.url, timeout=HANG_S)
+
     def wait(self) -> int:
         """Wait for the process to end by itself (after a signal the test sent); its status."""
         assert self.process is not None and self.output is not None

@@ -8,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -253,14 +252,14 @@ def test_restart_loses_nothing(make_client: ClientFactory) -> None:
 
 def test_kill_9_loses_no_answered_battle(live_server: LiveServer) -> None:
     """A server killed with SIGKILL restarts with every battle it had answered."""
-    with httpx.Client(base_url=live_server.url) as http:
+    with live_server.client() as http:
         data = http.post("/api/rounds", json={"seed": 99}).json()
         for _ in range(13):
             assert http.post(f"/api/rounds/{data['id']}/battles", json={"count": 1}).is_success
         before = http.get(f"/api/rounds/{data['id']}").json()
     live_server.kill()
     live_server.start()
-    with httpx.Client(base_url=live_server.url) as http:
+    with live_server.client() as http:
         after = http.get(f"/api/rounds/{data['id']}").json()
     assert after == before
     assert after["battles"] == 13

@@ -52,7 +52,7 @@ class Answers:
 def player(server: LiveServer, answers: Answers, stop: threading.Event) -> None:
     """Click one battle at a time, dealing again when a round ends, until the server goes."""
     try:
-        with httpx.Client(base_url=server.url, timeout=HANG_S) as http:
+        with server.client() as http:
             round_id = http.post("/api/rounds", json={}).json()["id"]
             while not stop.is_set():
                 response = http.post(f"/api/rounds/{round_id}/battles", json={"count": 1})
@@ -86,7 +86,7 @@ def check_every_answer_kept(server: LiveServer, answered: dict[str, int]) -> Non
     """After a restart, each round holds at least every battle answered, and SQLite is sound."""
     with sqlite3.connect(server.db) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    with httpx.Client(base_url=server.url) as http:
+    with server.client() as http:
         for round_id, number in answered.items():
             stored = http.get(f"/api/rounds/{round_id}").json()["battles"]
             assert stored >= number, round_id
@@ -117,13 +117,13 @@ def test_sigterm_during_a_long_run_stops_the_server_and_loses_nothing(
     """SIGTERM while a 100,000-battle run and players' clicks are in flight: the server stops
     by itself, and every battle it answered is there after a restart."""
     answers = Answers()
-    with httpx.Client(base_url=live_server.url) as http:
+    with live_server.client() as http:
         endless = http.post("/api/rounds", json={"rules": ENDLESS, "seed": 39}).json()["id"]
     stop = threading.Event()
     threads = start_players(live_server, answers, stop, 3)
 
     def long_run() -> None:
-        with httpx.Client(base_url=live_server.url, timeout=HANG_S) as http:
+        with live_server.client() as http:
             try:
                 response = http.post(f"/api/rounds/{endless}/battles", json={"count": 100_000})
             except httpx.TransportError:
@@ -134,7 +134,7 @@ def test_sigterm_during_a_long_run_stops_the_server_and_loses_nothing(
     answers.wait_for(3)  # the players are clicking
     threads.append(threading.Thread(target=long_run))
     threads[-1].start()
-    with httpx.Client(base_url=live_server.url, timeout=HANG_S) as http:
+    with live_server.client() as http:
         while True:  # until a click on the endless round is told the long run plays it
             click = http.post(f"/api/rounds/{endless}/battles", json={"count": 1})
             if click.status_code == 429:

@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -530,6 +529,7 @@ def test_serve_help_documents_every_option(live_server: LiveServer) -> None:
 
 def test_the_live_server_sends_no_server_header(live_server: LiveServer) -> None:
     """uvicorn's own `server` header is switched off; the security headers are on."""
-    response = httpx.get(live_server.url + "/")
+    with live_server.client() as http:
+        response = http.get("/")
     assert "server" not in response.headers
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
