@@ -297,10 +297,19 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One `cardwar serve` for a whole module; each browser context is a new player."""
+    """One `cardwar serve` for a whole module; each browser context is a new player.
+
+    Its worker process (long runs, statistics) is started here, the simulator's code loaded in
+    it, and waited for: the server starts it only when first asked, and on a busy machine that
+    alone may take longer than the few seconds a browser test gives the page to show a result.
+    """
     server = LiveServer(tmp_path_factory.mktemp("shared") / "live.db").start()
-    yield server
-    server.stop()
+    try:
+        with server.client() as http:  # a stranger's one round: no player, nothing stored
+            assert http.post("/api/simulations", json={"rounds": 1}).status_code == 200
+        yield server
+    finally:
+        server.stop()
 
 
 def chromium_path() -> str:
