@@ -64,12 +64,20 @@ class Watch:
 
 
 def open_page(
-    browser: Browser, server: LiveServer, device: dict[str, Any], motion: str = "reduce"
+    browser: Browser,
+    server: LiveServer,
+    device: dict[str, Any],
+    motion: str = "reduce",
+    clock: bool = False,
 ) -> tuple[Page, Watch]:
-    """A new browser context (a new player) on the game page, ready to play."""
+    """A new browser context (a new player) on the game page, ready to play. With `clock`, the
+    page's timers and time are Playwright's (`page.clock`): they run as usual until the test
+    moves them on, so a test never waits for the page's time to pass."""
     context = browser.new_context(**device, reduced_motion=motion)  # type: ignore[arg-type]
     page = context.new_page()
     watch = Watch(page)
+    if clock:
+        page.clock.install()
     page.goto(server.url + "/")
     settle(page)
     expect(button(page, "Turn cards")).to_be_enabled()

@@ -8,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -16,7 +15,7 @@ from cardwar import PRESETS, Round, Rules
 from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
 
 from conftest import ClientFactory, LiveServer
-from helpers import scores
+from helpers import LongRunGate, RoundWaiters, scores
 
 EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 
@@ -255,14 +254,14 @@ def test_restart_loses_nothing(make_client: ClientFactory) -> None:
 
 def test_kill_9_loses_no_answered_battle(live_server: LiveServer) -> None:
     """A server killed with SIGKILL restarts with every battle it had answered."""
-    with httpx.Client(base_url=live_server.url) as http:
+    with live_server.client() as http:
         data = http.post("/api/rounds", json={"seed": 99}).json()
         for _ in range(13):
             assert http.post(f"/api/rounds/{data['id']}/battles", json={"count": 1}).is_success
         before = http.get(f"/api/rounds/{data['id']}").json()
     live_server.kill()
     live_server.start()
-    with httpx.Client(base_url=live_server.url) as http:
+    with live_server.client() as http:
         after = http.get(f"/api/rounds/{data['id']}").json()
     assert after == before
     assert after["battles"] == 13
@@ -571,17 +570,23 @@ def test_reading_a_round_while_a_long_run_plays_it(client: TestClient) -> None:
     rules = {"war_down": 2, "low_wins": True, "gather": "table", "battle_limit": 100_000}
     data = new_round(client, rules=rules, seed=901749037)  # a round that lasts 179,409 battles
 
-    with ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(4) as pool, LongRunGate(client) as gate:
         long_run = pool.submit(battles, client, data["id"], 100_000)
+        gate.reached()  # the long run holds the round until the gate opens
+        waiters = RoundWaiters(client, data["id"])
+        reads = [pool.submit(client.get, f"/api/rounds/{data['id']}") for _ in range(3)]
+        waiters.wait_for(3)  # every read waits its turn...
+        assert not any(read.done() for read in reads)
+        gate.open()
+        result = long_run.result()
         seen = []
-        while not long_run.done():
-            response = client.get(f"/api/rounds/{data['id']}")
+        for read in reads:
+            response = read.result()
             assert response.status_code == 200
             seen.append(response.json())
-        result = long_run.result()
     assert result["round"]["battles"] == 100_000
     assert all(sum(view["counts"]) == 52 for view in seen)
-    assert {view["battles"] for view in seen} <= {0, 100_000}
+    assert {view["battles"] for view in seen} == {100_000}  # ...and sees the run whole
 
 
 # -- the simulator behind the page ---------------------------------------------------------------
