@@ -73,7 +73,7 @@ def open_page(
     """A new browser context (a new player) on the game page, ready to play. With `clock`, the
     page's timers and time are Playwright's (`page.clock`): they run as usual until the test
     moves them on, so a test never waits for the page's time to pass."""
-    context = browser.new_context(**device, reduced_motion=motion)  # type: ignore[arg-type]
+    context = browser.new_context(**device, reduced_motion=motion)  # type: ignore[arg-type]  # Playwright's options are typed per keyword
     page = context.new_page()
     watch = Watch(page)
     if clock:

@@ -61,7 +61,7 @@ class LongRunGate:
     run lasts. Other work for the worker process passes straight through."""
 
     def __init__(self, client: TestClient) -> None:
-        self._worker = client.app.app.state.games.worker  # type: ignore[attr-defined]
+        self._worker = client.app.app.state.games.worker  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
         self._run = self._worker.run
         self._reached = threading.Event()
         self._open = threading.Event()
@@ -94,7 +94,7 @@ class RoundWaiters:
     round's own lock (call it while the round is held, so that the lock exists)."""
 
     def __init__(self, client: TestClient, round_id: str) -> None:
-        lock = client.app.app.state.games._locks[round_id]  # type: ignore[attr-defined]
+        lock = client.app.app.state.games._locks[round_id]  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
         self.tries: list[bool] = []  # each try to take the round: True for one that waits
         self._changed = threading.Condition()
         take = lock.acquire

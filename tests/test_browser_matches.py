@@ -266,7 +266,7 @@ def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
     The server's clock moves only when the test moves it, the page's runs as usual until the
     test moves it on (`page.clock`): no wait for time to pass, and a busy machine's delays
     change nothing the test sees."""
-    page, watch = open_page(browser, clocked_server, DESKTOP, clock=True)  # type: ignore[arg-type]
+    page, watch = open_page(browser, clocked_server, DESKTOP, clock=True)  # type: ignore[arg-type]  # an in-process server stands in for a LiveServer
     dialog = open_house_rules(page)
     with page.expect_response("**/api/me/house-rules"):
         dialog.get_by_label("Clock", exact=True).select_option("60")
@@ -314,7 +314,7 @@ def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
         expect(page.locator("#outcome-why")).to_contain_text("the same number")
     expect(button(page, "Turn cards")).to_be_disabled()
     audit(page)
-    watch.check(clocked_server)  # type: ignore[arg-type]
+    watch.check(clocked_server)  # type: ignore[arg-type]  # an in-process server stands in for a LiveServer
     page.context.close()
 
 

@@ -97,7 +97,7 @@ def test_the_simulator_agrees_with_the_engine_round_by_round() -> None:
         player = players.setdefault(rules, DealPlayer(rules))
         expected = engine_result(rules, deal)
         assert simulator_result(player, deal) == expected, (rules, deal)
-        seen[expected[1]] += 1  # type: ignore[index]
+        seen[expected[1]] += 1  # type: ignore[index]  # the reason is known to be a Reason here
         tables[rules.players] += 1
     # The cases reach every ending that needs no clock, and every size of table.
     assert set(seen) == set(Reason) - {Reason.TIME_UP}

@@ -447,7 +447,7 @@ def test_a_prune_that_fails_removes_nothing(store: Store) -> None:
     """Pruning is one transaction: when its second half fails, the rounds it removed are back."""
     store.insert("old", "p1", Round(CLASSIC, seed=1), created_at=100.0)
     with pytest.raises(sqlite3.Error):
-        store.prune(rounds_before=200.0, players_before=object())  # type: ignore[arg-type]
+        store.prune(rounds_before=200.0, players_before=object())  # type: ignore[arg-type]  # a bad value on purpose
     assert store.get("old") is not None
     assert store.prune(rounds_before=200.0, players_before=0.0) == (1, 0)
 
