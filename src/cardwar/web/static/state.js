@@ -27,8 +27,10 @@ export const ui = {
   chance: { asked: 0 }, // chance.js: only the latest ask is shown
   drawnRules: null, // table.js: the rules the rules line and the guide show
   story: { roundId: null, data: null }, // round-end.js
-  // house-panel.js: the limit offered again when "No battle limit" is unticked; the draws check.
-  house: { lastLimit: 500, saving: Promise.resolve(true), drawsAsked: 0, drawsTimer: 0, draws: new Map() },
+  // house-panel.js: the limit offered again when "No battle limit" is unticked; the draws check,
+  // one estimate at a time (`drawsLine`); what "At the battle limit" was before 3 players set it.
+  house: { lastLimit: 500, saving: Promise.resolve(true), drawsAsked: 0, drawsTimer: 0, draws: new Map(),
+    drawsLine: Promise.resolve(), outcomeBefore: null },
   replay: { round: null, number: 1, asked: 0, cache: new Map(), opener: null }, // replay.js
 };
 
