@@ -49,6 +49,7 @@ on("click", {
   watch: end.watchReplay,
   "replay-deal": end.replayDeal,
   "share-deal": end.openShare,
+  "share-send": end.sendShareLink,
   "share-copy": end.copyShareLink,
   "share-close": end.closeShare,
   "replay-back": replay.stepBack,
