@@ -119,6 +119,7 @@ export function openShare() {
   els.shareCopy.classList.toggle("primary", !sheet);
   els.share.showModal();
   els.shareLink.select();
+  els.shareLink.scrollLeft = 0; // the address first, where the eye starts
 }
 
 export async function copyShareLink() {
