@@ -6,10 +6,11 @@ The helpers are tests/browsing.py, and a few of this file's own below; every tes
 console errors and requests that leave the server, and audits the states it reaches against
 WCAG 2.1 AA.
 
-Until the server keeps seats (docs/api.md#house-rules: `seats`; #me: `scoreboard.people`; #the-
-chance-to-win: `holdings`), `Seats` below plays its part through page.route, and the meter's
-Hide button (which comes with the table's look) is put into the page the same way. Each test
-that leans on them says so.
+Until the server keeps seats, `Seats` below plays its part through page.route: the house rules'
+`seats` (docs/api.md#house-rules), the scoreboard's `people` (docs/api.md#me) and each round's
+seats; the chance answer's `holdings` (docs/api.md#the-chance-to-win) are routed in too, and the
+meter's Hide button, which comes with the table's look, is put into the page the same way. Each
+test that leans on them says so.
 """
 
 from __future__ import annotations
@@ -125,8 +126,8 @@ class Seats:
 
 
 def with_hide_button(page: Page, server: LiveServer) -> None:
-    """Serve the page with the chance meter's Hide button beside the meter, as the table's look
-    puts it there (docs/api.md#the-page), until it has."""
+    """Serve the page with the chance meter's Hide button just before the meter, until the
+    table's look puts it there."""
 
     def handle(route: Route) -> None:
         answer = route.fetch()

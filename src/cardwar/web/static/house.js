@@ -271,11 +271,6 @@ export function seatWords(seats, players) {
   return { labels, names };
 }
 
-/** The table's people (seat 0 and every person seat in play), by their names. */
-export function people(seats, players) {
-  return seatsInPlay(seats, players).filter((seat) => seat.kind === "person").map((seat) => seat.name);
-}
-
 // Tabs, line breaks and the other invisible control characters: no name may hold one.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 
@@ -289,7 +284,7 @@ export function checkSeats(seats, players, changed = null) {
   filled.forEach(({ name }, seat) => {
     if (CONTROL.test(name)) {
       problems.set(seat, "A name can hold letters, digits, spaces and marks, but no tabs or line breaks.");
-    } else if (name.length > NAME_MAX) {
+    } else if ([...name].length > NAME_MAX) { // letters as the server counts them, not UTF-16 halves
       problems.set(seat, `A name can be at most ${NAME_MAX} letters long.`);
     }
     const key = name.toLowerCase();
