@@ -1,6 +1,7 @@
 // Boot and wiring: every event the page listens to is connected here, then the page loads.
 import { act, press, stopAuto } from "./act.js";
 import { playToEnd, rememberSpeed, rememberWars, restoreChoices } from "./auto.js";
+import { restoreChanceChoice, toggleChanceHidden } from "./chance.js";
 import { drawClock, tickClock } from "./clock.js";
 import { answerConfirm, confirmClosed } from "./confirm.js";
 import { $, onBackdrop } from "./dom.js";
@@ -48,6 +49,7 @@ on("click", {
   watch: end.watchReplay,
   "replay-deal": end.replayDeal,
   "share-deal": end.openShare,
+  "share-send": end.sendShareLink,
   "share-copy": end.copyShareLink,
   "share-close": end.closeShare,
   "replay-back": replay.stepBack,
@@ -56,5 +58,8 @@ on("click", {
 });
 
 restoreChoices(); // Play to end's speed and pause, as this browser last chose them
+restoreChanceChoice(); // the chance meter shown or hidden, likewise
+// The meter's Hide button comes with the table's look (index.html); wired once it is there.
+$("chance-hide")?.addEventListener("click", toggleChanceHidden);
 setInterval(tickClock, 250);
 act(load);

@@ -4,6 +4,7 @@ import { backSvg, fromMarkup, laidCard } from "./art.js";
 import { $ } from "./dom.js";
 import { matchPreset, presetName, rulesLine } from "./house.js";
 import { spread } from "./render.js";
+import { drawScoreboard } from "./scoreboard.js";
 import { state, ui } from "./state.js";
 import { noun } from "./words.js";
 
@@ -103,12 +104,6 @@ function drawWords(shown) {
   }
 }
 
-function drawScoreboard(board) {
-  for (const [id, count] of [["won", board.won], ["lost", board.lost], ["drawn", board.drawn],
-    ["matches-won", board.matches_won], ["matches-lost", board.matches_lost]]) $(id).textContent = String(count);
-  $("matches-tally").hidden = board.matches_won + board.matches_lost === 0 && !state.match;
-}
-
 function drawRules(rules) {
   const name = state.info ? matchPreset(rules, state.info.presets) : null;
   const line = name ? `${presetName(name)} · ${rulesLine(rules)}` : rulesLine(rules);
@@ -129,7 +124,7 @@ export function drawTable(shown) {
   drawControls(shown);
   if (ui.frozen) return;
   drawWords(shown);
-  drawScoreboard(state.scoreboard);
+  drawScoreboard();
   if (!shown.ready) return;
   els.matchLine.hidden = shown.matchLine === null;
   els.matchLine.textContent = shown.matchLine ?? "";
