@@ -40,6 +40,18 @@ def battles(client: TestClient, round_id: str, count: int | None = None) -> dict
     return data
 
 
+def board(won: int = 0, lost: int = 0, drawn: int = 0) -> dict[str, Any]:
+    """The scoreboard GET /api/me shows when only seat 0, "You", has played: seat 0's rounds,
+    and the same as You's tally."""
+    people = (
+        [{"name": "You", "won": won, "lost": lost, "drawn": drawn}] if won + lost + drawn else []
+    )
+    return {**scores(won, lost, drawn), "people": people}
+
+
+DEFAULT_SEATS = [{"kind": "person", "name": ""}] + [{"kind": "computer", "name": ""}] * 3
+
+
 def rounds_stored(db: Path) -> list[tuple[Any, ...]]:
     """Every row of the rounds table, to check that refused requests change nothing."""
     with sqlite3.connect(db) as connection:
@@ -274,7 +286,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     client = make_client()
     me = client.get("/api/me")
     assert me.json() == {
-        "scoreboard": scores(),
+        "scoreboard": board(),
         "round": None,
         "last_battle": None,
         "match": None,
@@ -282,6 +294,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
             "preset": "classic",
             "rules": Rules.preset("classic").to_dict(),
             "best_of": 1,
+            "seats": DEFAULT_SEATS,
         },
     }
     assert "cardwar_player" in me.cookies
@@ -289,14 +302,14 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
         data = new_round(client, deal=deal)
         battles(client, data["id"])
     unfinished = new_round(client, seed=1)
-    board = client.get("/api/me").json()
-    MeOut.model_validate(board)
-    assert board["scoreboard"] == scores(won=1, lost=1, drawn=1)
-    assert board["round"]["id"] == unfinished["id"]
+    me_now = client.get("/api/me").json()
+    MeOut.model_validate(me_now)
+    assert me_now["scoreboard"] == board(won=1, lost=1, drawn=1)
+    assert me_now["round"]["id"] == unfinished["id"]
 
     restarted = make_client()
     restarted.cookies = client.cookies
-    assert restarted.get("/api/me").json()["scoreboard"] == scores(won=1, lost=1, drawn=1)
+    assert restarted.get("/api/me").json()["scoreboard"] == board(won=1, lost=1, drawn=1)
 
 
 def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> None:
@@ -305,10 +318,10 @@ def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> N
     data = new_round(client, rules={"players": 3}, deal=deal)
     first = battles(client, data["id"])
     assert first["round"]["outcome"] is None and first["round"]["counts"][0] == 0
-    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
+    assert client.get("/api/me").json()["scoreboard"] == board(lost=1)
     result = battles(client, data["id"], 1000)
     assert result["round"]["outcome"] is not None
-    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
+    assert client.get("/api/me").json()["scoreboard"] == board(lost=1)
 
 
 def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
@@ -317,7 +330,7 @@ def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
     data = new_round(one, deal=[["AS"], ["2H"]])
     battles(one, data["id"])
     assert one.get("/api/me").json()["scoreboard"]["won"] == 1
-    assert two.get("/api/me").json()["scoreboard"] == scores()
+    assert two.get("/api/me").json()["scoreboard"] == board()
 
 
 def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:
@@ -452,11 +465,14 @@ def test_house_rules_are_kept_per_browser_through_a_restart(make_client: ClientF
     )
     assert chosen.status_code == 200
     expected = {**Rules.preset("traditional").to_dict(), "players": 3}
-    assert chosen.json() == {"preset": None, "rules": expected, "best_of": 1}
+    assert chosen.json() == {
+        "preset": None, "rules": expected, "best_of": 1, "seats": DEFAULT_SEATS
+    }  # fmt: skip
     assert client.get("/api/me").json()["house_rules"] == chosen.json()
 
     exact = client.put("/api/me/house-rules", json={"preset": "peace", "best_of": 3}).json()
-    assert exact == {"preset": "peace", "rules": Rules.preset("peace").to_dict(), "best_of": 3}
+    peace = Rules.preset("peace").to_dict()
+    assert exact == {"preset": "peace", "rules": peace, "best_of": 3, "seats": DEFAULT_SEATS}
     # A change of rules alone leaves the match length as it was.
     kept = client.put("/api/me/house-rules", json={"preset": "peace"}).json()
     assert kept == exact
@@ -600,7 +616,9 @@ def test_the_chance_to_win_from_here(client: TestClient) -> None:
     over = new_round(client, deal=[["AS"], ["2H"]])
     battles(client, over["id"])
     assert client.get(f"/api/rounds/{over['id']}/chance").json() == {
-        "battles": 1, "runs": 0, "you": 1.0, "seats": [1.0, 0.0], "draw": 0.0
+        "battles": 1, "runs": 0, "you": 1.0, "seats": [1.0, 0.0], "draw": 0.0,
+        "holdings": [{"cards": 2, "best": 1, "high": 1}, {"cards": 0, "best": 0, "high": 0}],
+        "best_rank": "A", "best_in_play": 1, "high_in_play": 1,
     }  # fmt: skip
     assert client.get("/api/rounds/nope/chance").status_code == 404
 

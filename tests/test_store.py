@@ -16,7 +16,7 @@ import pytest
 
 from cardwar import Outcome, Reason, Round, RoundOverError, Rules
 from cardwar.persist import from_history, history, rebuild, resume
-from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
+from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store, Tally
 
 from helpers import dealt
 
@@ -299,8 +299,11 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) 
             assert row is not None and row.snapshot is not None
             assert (row.player, row.created_at) == (player, 5.0)
             assert state(resume(row.snapshot)) == state(live)
-        assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2)
-        assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0)
+        # ... and "You", the only person an older file knew, the same tally.
+        you = Tally("You", won=1, lost=1, drawn=2)
+        assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2, people=(you,))
+        you = Tally("You", won=0, lost=1, drawn=0)
+        assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0, people=(you,))
         assert store.integrity() == "ok"
         store.close()
 
@@ -336,7 +339,8 @@ def test_a_file_from_before_matches_opens_whole(files: Files) -> None:
     old_file(files.path, {"r1": ("p1", ROUNDS["all_cards"]())})
     for _ in range(2):
         store = files.open()
-        assert store.scoreboard("p1") == Scoreboard(2, 0, 0, matches_won=0, matches_lost=0)
+        you = Tally("You", won=2, lost=0, drawn=0)
+        assert store.scoreboard("p1") == Scoreboard(2, 0, 0, 0, 0, people=(you,))
         assert store.get_match("m1") == MatchRow("m1", "p1", 3, CLASSIC.to_dict(), (), (), 0)
         row = store.get("r1")
         assert row is not None and row.snapshot is not None and row.match_id is None
