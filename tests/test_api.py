@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import httpx2 as httpx
 import pytest
@@ -554,21 +557,33 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
 
 
 def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None:
-    """The page has the seed's three controls, and everything it loads, card art included,
-    weighs under 200 KB."""
+    """The page has the seed's three controls, and everything a first load fetches weighs under
+    200 KB as sent, compressed: the page, every file it names and every file its service worker
+    keeps (each module any module imports among them), the worker itself, and the manifest's
+    icons that a browser fetches to install the table."""
     page = client.get("/")
     assert page.status_code == 200
     html = page.text
     for label in ("Turn cards", "Play 10 battles", "New round"):
         assert f">{label}</button>" in html
-    total = len(page.content)
+    named = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    worker = client.get("/sw.js").text
+    kept = re.search(r"^const FILES = (.*);$", worker, re.MULTILINE)
+    assert kept is not None
+    (manifest,) = [url for url in named if url.endswith(".webmanifest")]
+    icons = [urljoin(manifest, icon["src"]) for icon in client.get(manifest).json()["icons"]]
+    fetched = {"/", "/sw.js", *named, *json.loads(kept[1]), *icons}
     static = Path(__file__).parent.parent / "src" / "cardwar" / "web" / "static"
-    for path in static.iterdir():
-        if path.name == "index.html":  # the page itself, counted above as `/`
-            continue
-        response = client.get(f"/static/{path.name}")
-        assert response.status_code == 200
-        total += len(response.content)
+    for module in static.glob("*.js"):  # the first load fetches every module the page imports
+        for name in re.findall(
+            r'^(?:import|export)\b[^;"]*"\./([\w/-]+\.js)";', module.read_text(), re.M
+        ):
+            assert any(url.endswith(f"/{name}") for url in fetched), name
+    total = 0
+    for url in fetched:
+        with client.stream("GET", url, headers={"accept-encoding": "gzip"}) as response:
+            assert response.status_code == 200, url
+            total += sum(len(part) for part in response.iter_raw())  # the bytes as sent
     assert total < 200_000
 
 
