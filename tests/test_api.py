@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from fastapi.testclient import TestClient
@@ -37,6 +40,18 @@ def battles(client: TestClient, round_id: str, count: int | None = None) -> dict
     data: dict[str, Any] = response.json()
     BattlesOut.model_validate(data)
     return data
+
+
+def board(won: int = 0, lost: int = 0, drawn: int = 0) -> dict[str, Any]:
+    """The scoreboard GET /api/me shows when only seat 0, "You", has played: seat 0's rounds,
+    and the same as You's tally."""
+    people = (
+        [{"name": "You", "won": won, "lost": lost, "drawn": drawn}] if won + lost + drawn else []
+    )
+    return {**scores(won, lost, drawn), "people": people}
+
+
+DEFAULT_SEATS = [{"kind": "person", "name": ""}] + [{"kind": "computer", "name": ""}] * 3
 
 
 def rounds_stored(db: Path) -> list[tuple[Any, ...]]:
@@ -275,7 +290,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     client = make_client()
     me = client.get("/api/me")
     assert me.json() == {
-        "scoreboard": scores(),
+        "scoreboard": board(),
         "round": None,
         "last_battle": None,
         "match": None,
@@ -283,6 +298,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
             "preset": "classic",
             "rules": Rules.preset("classic").to_dict(),
             "best_of": 1,
+            "seats": DEFAULT_SEATS,
         },
     }
     assert "cardwar_player" in me.cookies
@@ -290,14 +306,14 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
         data = new_round(client, deal=deal)
         battles(client, data["id"])
     unfinished = new_round(client, seed=1)
-    board = client.get("/api/me").json()
-    MeOut.model_validate(board)
-    assert board["scoreboard"] == scores(won=1, lost=1, drawn=1)
-    assert board["round"]["id"] == unfinished["id"]
+    me_now = client.get("/api/me").json()
+    MeOut.model_validate(me_now)
+    assert me_now["scoreboard"] == board(won=1, lost=1, drawn=1)
+    assert me_now["round"]["id"] == unfinished["id"]
 
     restarted = make_client()
     restarted.cookies = client.cookies
-    assert restarted.get("/api/me").json()["scoreboard"] == scores(won=1, lost=1, drawn=1)
+    assert restarted.get("/api/me").json()["scoreboard"] == board(won=1, lost=1, drawn=1)
 
 
 def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> None:
@@ -306,10 +322,10 @@ def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> N
     data = new_round(client, rules={"players": 3}, deal=deal)
     first = battles(client, data["id"])
     assert first["round"]["outcome"] is None and first["round"]["counts"][0] == 0
-    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
+    assert client.get("/api/me").json()["scoreboard"] == board(lost=1)
     result = battles(client, data["id"], 1000)
     assert result["round"]["outcome"] is not None
-    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
+    assert client.get("/api/me").json()["scoreboard"] == board(lost=1)
 
 
 def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
@@ -318,7 +334,7 @@ def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
     data = new_round(one, deal=[["AS"], ["2H"]])
     battles(one, data["id"])
     assert one.get("/api/me").json()["scoreboard"]["won"] == 1
-    assert two.get("/api/me").json()["scoreboard"] == scores()
+    assert two.get("/api/me").json()["scoreboard"] == board()
 
 
 def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:
@@ -454,11 +470,14 @@ def test_house_rules_are_kept_per_browser_through_a_restart(make_client: ClientF
     )
     assert chosen.status_code == 200
     expected = {**Rules.preset("traditional").to_dict(), "players": 3}
-    assert chosen.json() == {"preset": None, "rules": expected, "best_of": 1}
+    assert chosen.json() == {
+        "preset": None, "rules": expected, "best_of": 1, "seats": DEFAULT_SEATS
+    }  # fmt: skip
     assert client.get("/api/me").json()["house_rules"] == chosen.json()
 
     exact = client.put("/api/me/house-rules", json={"preset": "peace", "best_of": 3}).json()
-    assert exact == {"preset": "peace", "rules": Rules.preset("peace").to_dict(), "best_of": 3}
+    peace = Rules.preset("peace").to_dict()
+    assert exact == {"preset": "peace", "rules": peace, "best_of": 3, "seats": DEFAULT_SEATS}
     # A change of rules alone leaves the match length as it was.
     kept = client.put("/api/me/house-rules", json={"preset": "peace"}).json()
     assert kept == exact
@@ -540,21 +559,33 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
 
 
 def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None:
-    """The page has the seed's three controls, and everything it loads, card art included,
-    weighs under 200 KB."""
+    """The page has the seed's three controls, and everything a first load fetches weighs under
+    200 KB as sent, compressed: the page, every file it names and every file its service worker
+    keeps (each module any module imports among them), the worker itself, and the manifest's
+    icons that a browser fetches to install the table."""
     page = client.get("/")
     assert page.status_code == 200
     html = page.text
     for label in ("Turn cards", "Play 10 battles", "New round"):
         assert f">{label}</button>" in html
-    total = len(page.content)
+    named = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    worker = client.get("/sw.js").text
+    kept = re.search(r"^const FILES = (.*);$", worker, re.MULTILINE)
+    assert kept is not None
+    (manifest,) = [url for url in named if url.endswith(".webmanifest")]
+    icons = [urljoin(manifest, icon["src"]) for icon in client.get(manifest).json()["icons"]]
+    fetched = {"/", "/sw.js", *named, *json.loads(kept[1]), *icons}
     static = Path(__file__).parent.parent / "src" / "cardwar" / "web" / "static"
-    for path in static.iterdir():
-        if path.name == "index.html":  # the page itself, counted above as `/`
-            continue
-        response = client.get(f"/static/{path.name}")
-        assert response.status_code == 200
-        total += len(response.content)
+    for module in static.glob("*.js"):  # the first load fetches every module the page imports
+        for name in re.findall(
+            r'^(?:import|export)\b[^;"]*"\./([\w/-]+\.js)";', module.read_text(), re.M
+        ):
+            assert any(url.endswith(f"/{name}") for url in fetched), name
+    total = 0
+    for url in fetched:
+        with client.stream("GET", url, headers={"accept-encoding": "gzip"}) as response:
+            assert response.status_code == 200, url
+            total += sum(len(part) for part in response.iter_raw())  # the bytes as sent
     assert total < 200_000
 
 
@@ -608,7 +639,9 @@ def test_the_chance_to_win_from_here(client: TestClient) -> None:
     over = new_round(client, deal=[["AS"], ["2H"]])
     battles(client, over["id"])
     assert client.get(f"/api/rounds/{over['id']}/chance").json() == {
-        "battles": 1, "runs": 0, "you": 1.0, "seats": [1.0, 0.0], "draw": 0.0
+        "battles": 1, "runs": 0, "you": 1.0, "seats": [1.0, 0.0], "draw": 0.0,
+        "holdings": [{"cards": 2, "best": 1, "high": 1}, {"cards": 0, "best": 0, "high": 0}],
+        "best_rank": "A", "best_in_play": 1, "high_in_play": 1,
     }  # fmt: skip
     assert client.get("/api/rounds/nope/chance").status_code == 404
 

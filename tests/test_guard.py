@@ -328,7 +328,8 @@ def test_old_rounds_are_pruned_and_scoreboards_keep_their_totals(
     restarted.cookies.set("cardwar_player", cookie)
     assert rounds_stored(db_path) == []
     me = restarted.get("/api/me").json()
-    assert me["scoreboard"] == scores(won=1)
+    you = {"name": "You", "won": 1, "lost": 0, "drawn": 0}
+    assert me["scoreboard"] == {**scores(won=1), "people": [you]}  # You's tally is kept too
     assert me["round"] is None
     assert restarted.get(f"/api/rounds/{abandoned['id']}").status_code == 404
 

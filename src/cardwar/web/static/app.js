@@ -14,6 +14,7 @@ import { load, newRound } from "./rounds.js";
 import { onDraw, ui } from "./state.js";
 import { drawStatsRules, runStats } from "./stats.js";
 import { controls, drawTable } from "./table.js";
+import "./pwa.js";
 
 // Drawn in this order: the table, its clock, a finished round's end, the statistics' rules.
 for (const drawer of [drawTable, drawClock, end.drawRoundEnd, drawStatsRules]) onDraw(drawer);
