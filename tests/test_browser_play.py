@@ -172,7 +172,9 @@ def test_the_words_follow_the_cards_at_every_frame(
     expect(page.get_by_test_id("message")).to_contain_text("Battles 2–11:")
 
     button(page, "Play 10 battles").click()
-    page.wait_for_function("() => document.getAnimations().length > 0")
+    page.wait_for_function(  # cards in motion (not the chance meter gliding)
+        "() => document.getAnimations().some((a) => a.effect.target.classList?.contains('card'))"
+    )
     page.keyboard.press("n")
     question = page.get_by_role("dialog", name="Throw this round away?")
     expect(question).to_be_visible()
@@ -308,9 +310,9 @@ def test_play_to_end_tells_its_whole_run(browser: Browser, shared_server: LiveSe
 def test_pause_on_wars_stops_as_the_war_is_declared(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """With Pause on wars, Play to end stops as "War!" is declared: the tied cards are up, the
-    deciding cards not yet turned and no winner marked. Play to end plays that war on first and
-    goes on; Turn cards, at a later pause, turns that war's deciding cards and no more."""
+    """With Pause on wars, Play to end stops as "War!" is declared (the tied cards up, the
+    deciding cards unturned, no winner marked), plays that war on first when pressed again, and
+    at a later pause Turn cards turns that war's deciding cards and no more."""
     page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference")
     resume_with(page, shared_server, seed=seed_with_first_war_at(4))
     page.select_option("#auto-speed", "fast")
