@@ -128,6 +128,12 @@ def seat_people(page: Page, seats: list[dict[str, str]]) -> None:
     page.route("**/api/**", handle)
 
 
+def close(page: Page) -> None:
+    """Close the page's player; answers the routes are still handling are dropped."""
+    page.unroute_all(behavior="ignoreErrors")
+    page.context.close()
+
+
 def open_watched(browser: Browser, server: LiveServer, script: str) -> tuple[Page, Watch]:
     """A new player's page with `script` run before the page's own, with motion."""
     context = browser.new_context(**DESKTOP, reduced_motion="no-preference")
@@ -619,7 +625,7 @@ def test_two_people_flip_at_one_device(browser: Browser, shared_server: LiveServ
     press(page, "Play 10 battles")  # for everyone, no flips needed
     assert len(battles) == 3
     watch.check(shared_server)
-    page.context.close()
+    close(page)
 
 
 def test_a_named_first_seat_and_a_person_on_a_phone(
@@ -640,4 +646,4 @@ def test_a_named_first_seat_and_a_person_on_a_phone(
     expect(page.get_by_test_id("message")).to_have_text("Sam's K♠ beats 3♥ — Sam takes 2 cards.")
     audit(page)
     watch.check(shared_server)
-    page.context.close()
+    close(page)

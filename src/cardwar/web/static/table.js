@@ -136,7 +136,7 @@ function drawFlips(shown, flipped) {
       button.className = "flip";
       button.dataset.seat = String(seat);
       button.dataset.name = name;
-      button.setAttribute("aria-keyshortcuts", seat === 0 ? "T" : FLIP_KEYS[seat]);
+      button.setAttribute("aria-keyshortcuts", FLIP_KEYS[seat]);
       const words = document.createElement("span");
       words.textContent = name;
       button.append(words);
