@@ -309,38 +309,6 @@ def test_a_page_that_could_not_load_tries_again_on_any_button(
     context.close()
 
 
-def test_the_words_wait_for_the_cards(browser: Browser, shared_server: LiveServer) -> None:
-    """The message tells a battle only once its cards have landed, never before; while cards
-    move, the words still up (the last battle's) are dimmed as behind."""
-    page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference")
-    page.evaluate(
-        """() => {
-            window.said = [];
-            const box = document.getElementById("message");
-            new MutationObserver(() => {
-                const moving = document.getAnimations().filter(
-                    (a) => a.playState === "running" && a.effect.target.classList.contains("card"));
-                const behind = box.classList.contains("behind");
-                window.said.push([box.textContent, moving.length, behind]);
-            }).observe(box, {
-                childList: true, characterData: true, subtree: true, attributeFilter: ["class"],
-            });
-        }"""
-    )
-    press(page, "Turn cards")
-    expect(page.get_by_test_id("message")).not_to_have_class(re.compile(r"\bbehind\b"))
-    press(page, "Play 10 battles")
-    said = page.evaluate("window.said")
-    told = [(text, moving, behind) for text, moving, behind in said if "take" in text]
-    assert len(told) == 2 and told[1][0].startswith("Battles 2–11:")
-    assert [(moving, behind) for _, moving, behind in told] == [(0, False), (0, False)]
-    assert "Playing battles 2–11…" in [text for text, _, _ in said]
-    assert any(behind for _, _, behind in said)  # dimmed while the cards flew
-    expect(page.get_by_test_id("message")).not_to_have_class(re.compile(r"\bbehind\b"))
-    watch.check(shared_server)
-    page.context.close()
-
-
 def test_a_long_message_can_be_scrolled_and_says_so(
     browser: Browser, shared_server: LiveServer
 ) -> None:
