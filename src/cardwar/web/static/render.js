@@ -1,37 +1,29 @@
 // Pure functions: the game state in, words and plain data out. No DOM access, no fetch, no timers.
 // The server owns the rules and the randomness; this module only tells what happened.
 import { cardLabel, rankPhrase } from "./art.js";
-import { guideText } from "./house.js";
+import { defaultSeatName, guideText, seatWords } from "./house.js";
 import { capital, joinAnd, plural } from "./words.js";
 
 /** The seats of a round, `{kind, name}` each with its name filled in, as docs/api.md#the-round
- * gives them: seat 0 is "You" unless named, a computer "Computer" at a table of two (else
- * "Computer 1" to "Computer 3"), a person "Player 2" to "Player 4". Without `seats` (a round
- * from before seats were kept), you against computers. */
+ * gives them (house.js says what an unnamed seat is called). Without `seats` (a round from
+ * before seats were kept), you against computers. */
 export function tableSeats(players, seats = null) {
   return Array.from({ length: players }, (_, seat) => {
     const given = seats?.[seat];
-    const kind = seat === 0 ? "person" : given?.kind === "person" ? "person" : "computer";
-    const name = given?.name?.trim() || defaultName(seat, kind, players);
-    return { kind, name };
+    const kind = seat === 0 || given?.kind === "person" ? "person" : "computer";
+    return { kind, name: given?.name?.trim() || defaultSeatName(kind, seat, players) };
   });
-}
-
-function defaultName(seat, kind, players) {
-  if (seat === 0) return "You";
-  if (kind === "person") return `Player ${seat + 1}`;
-  return players === 2 ? "Computer" : `Computer ${seat}`;
 }
 
 /** Seat names in a sentence: "You", "the computer" (Computer 1-3 at a bigger table), or the name
  * a person gave. */
 export function seatNames(players, seats = null) {
-  return tableSeats(players, seats).map(({ name }, seat) => (seat > 0 && name === "Computer" ? "the computer" : name));
+  return seatWords(tableSeats(players, seats), players).names;
 }
 
 /** Seat names on the table itself: "You", "Computer", "Computer 1" … "Computer 3", or a name. */
 export function seatLabels(players, seats = null) {
-  return tableSeats(players, seats).map(({ name }) => name);
+  return seatWords(tableSeats(players, seats), players).labels;
 }
 
 /** The seats a person plays (seat 0 always), in seat order. */
