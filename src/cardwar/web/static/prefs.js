@@ -1,7 +1,8 @@
 // Display preferences: the colour scheme, four-colour suits and extra-large cards, each
-// remembered by this browser and shown as an attribute on <html> that style.css follows:
-// `data-theme` ("light" or "dark"; absent, the device's own choice), `data-suits="four"`,
-// `data-cards="large"`.
+// remembered by this browser and shown as an attribute on <html>: `data-theme` ("light" or "dark";
+// absent, the device's own choice), `data-suits="four"`, `data-cards="large"`. style.css follows
+// those and `data-scheme`, the scheme that applies ("light" or "dark"), the device's included:
+// this script follows the device's choice as it changes, so the dark colours are written once.
 //
 // A classic script, not a module: index.html loads it first thing in <body>, so it runs before
 // the table below it is parsed and the page never shows the wrong colours first. Its controls, in
@@ -38,9 +39,12 @@
     };
   }
 
+  const device = window.matchMedia("(prefers-color-scheme: dark)");
+
   function apply({ theme, four, large }) {
     if (theme === "system") delete root.dataset.theme;
     else root.dataset.theme = theme;
+    root.dataset.scheme = theme === "system" ? (device.matches ? "dark" : "light") : theme;
     if (four) root.dataset.suits = "four";
     else delete root.dataset.suits;
     if (large) root.dataset.cards = "large";
@@ -86,6 +90,7 @@
     markSuits();
   }
 
+  device.addEventListener("change", () => apply(choices()));
   // Another tab of this page changed a choice: follow it here too.
   window.addEventListener("storage", (event) => {
     if (Object.values(KEYS).includes(event.key)) {
