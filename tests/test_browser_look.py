@@ -151,28 +151,14 @@ def test_two_players_cards_fill_the_table_and_grow_with_the_screen(
     assert heights == sorted(heights) and len(set(heights)) == len(heights), heights
 
 
-@pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("device", SCREENS, ids=SCREEN_IDS)
-def test_three_and_four_seats_scale_down_with_nothing_cut_off(
-    browser: Browser, shared_server: LiveServer, device: dict[str, Any], players: int
-) -> None:
-    """With a war laid at three or four seats, no card, pile or name overlaps another or leaves."""
-    page, watch = open_page(browser, shared_server, device)
-    resume_with(
-        page,
-        shared_server,
-        preset="traditional",
-        rules={"players": players},
-        deal=WAR_AT_A_BIG_TABLE[players],
-    )
-    press(page, "Turn cards", touch=bool(device.get("has_touch")))
-    expect(page.get_by_test_id("message")).to_contain_text("War!")
+def assert_all_apart(page: Page, players: int) -> None:
+    """No pile, row of laid cards or seat's label touches another, or leaves the table."""
     table = box(page.locator("#table"))
     assert in_view(page, page.locator("#table"))
     size = page.viewport_size
     assert size is not None
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
-    parts = []  # a pile, a row of laid cards or a seat's label: none may touch another
+    parts = []
     for seat in range(players):
         parts.append((f"pile {seat}", box(page.locator(f'.seat[data-seat="{seat}"] .stack'))))
         parts.append((f"label {seat}", box(page.locator(f'.seat[data-seat="{seat}"] .seat-label'))))
@@ -184,6 +170,27 @@ def test_three_and_four_seats_scale_down_with_nothing_cut_off(
     for i, (name, part) in enumerate(parts):
         for other, other_part in parts[i + 1 :]:
             assert not overlap(part, other_part), (name, other, part, other_part)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("device", SCREENS, ids=SCREEN_IDS)
+def test_three_and_four_seats_scale_down_with_nothing_cut_off(
+    browser: Browser, shared_server: LiveServer, device: dict[str, Any], players: int
+) -> None:
+    """Three or four seats, dealt or in a war: nothing overlaps or leaves, cards stay readable."""
+    page, watch = open_page(browser, shared_server, device)
+    resume_with(page, shared_server, rules={"players": players}, seed=11)
+    assert_all_apart(page, players)  # full piles: the longest labels ("Computer 1 17 cards")
+    resume_with(
+        page,
+        shared_server,
+        preset="traditional",
+        rules={"players": players},
+        deal=WAR_AT_A_BIG_TABLE[players],
+    )
+    press(page, "Turn cards", touch=bool(device.get("has_touch")))
+    expect(page.get_by_test_id("message")).to_contain_text("War!")
+    assert_all_apart(page, players)  # the widest rows of laid cards
     for name, card in cards_on_the_table(page, players):
         assert card["width"] >= 50, (name, card)  # smaller than two seats' cards, still readable
     watch.check(shared_server)
@@ -398,10 +405,14 @@ def test_four_colour_suits_colour_the_cards_and_the_words(
     assert colour(page, '#field svg.card[data-code="AH"]') == RED
     page.get_by_label("Colours", exact=True).select_option("dark")
     assert colour(page, "#message .suit-H") == "rgb(255, 144, 144)"  # readable on the dark box
+    press(page, "Turn cards")  # spades: black on a card, light in words on the dark page
+    assert colour(page, '#field svg.card[data-code="4S"]') == BLACK
+    assert colour(page, "#message .suit-S") == "rgb(231, 236, 232)"
     audit(page)
     button(page, "Four-colour suits").click()
     expect(page.locator("html")).not_to_have_attribute("data-suits", re.compile(".*"))
-    assert colour(page, '#field svg.card[data-code="2H"]') == RED
+    assert colour(page, '#field svg.card[data-code="4S"]') == BLACK
+    assert colour(page, "#message .suit-S") == "rgb(231, 236, 232)"  # the words' own colour
     watch.check(shared_server)
     page.context.close()
 
