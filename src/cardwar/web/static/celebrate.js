@@ -68,19 +68,21 @@ function banner(kind, title, detail) {
   return box;
 }
 
-/** A piece that flies out from `from` and falls off the bottom of the screen, spinning. */
+/** A piece thrown up from `from`: it rises to somewhere between a tenth and two thirds of the
+ * way to the top of the screen, drifts sideways and falls off the bottom, spinning. */
 function burst(piece, from, i, total) {
-  const angle = -Math.PI / 2 + (spread(i, 1) - 0.5) * Math.PI * 1.25;
-  const speed = (0.45 + spread(i, 2) * 0.55) * Math.min(window.innerWidth, window.innerHeight * 1.4);
-  const vx = Math.cos(angle) * speed;
-  const vy = Math.sin(angle) * speed * 1.2;
-  const fall = window.innerHeight + 160 - from.y - vy; // where gravity brings it at the end
+  const bottom = window.innerHeight + 150;
+  const top = from.y * (0.1 + spread(i, 1) * 0.55); // the height it turns at
+  const drift = (spread(i, 2) - 0.5) * 1.3 * window.innerWidth;
   const spin = (spread(i, 3) - 0.5) * 1080;
+  // y(t) = top + k (t - turn)^2 passes through from.y at 0 and `bottom` at 1.
+  const turn = 1 / (1 + Math.sqrt((bottom - top) / Math.max(from.y - top, 1)));
+  const k = (from.y - top) / (turn * turn);
   const frames = [];
   for (let step = 0; step <= 12; step++) {
     const t = step / 12;
-    const x = from.x + vx * t;
-    const y = from.y + vy * t + fall * t * t;
+    const x = from.x + drift * t;
+    const y = top + k * (t - turn) ** 2;
     const grow = Math.min(1, 0.35 + t * 5);
     frames.push({ transform: `translate(${x}px, ${y}px) translate(-50%, -50%) rotate(${spin * t}deg) scale(${grow})` });
   }
@@ -187,6 +189,7 @@ export function celebrate({ kind = "round", title = "", detail = "" } = {}) {
     if (still) return; // a still banner, until the next press
 
     const timing = layer.dataset.kind === "round" ? ROUND : MATCH;
+    const flights = pieces(layer.dataset.kind, layer); // measured while the banner stands still
     const arrive = box.animate([
       { transform: "scale(.2) rotate(-8deg)", opacity: 0 },
       { transform: "scale(1.1) rotate(2deg)", opacity: 1, offset: 0.6 },
@@ -198,7 +201,6 @@ export function celebrate({ kind = "round", title = "", detail = "" } = {}) {
       animations.push(rays.animate([{ transform: "rotate(0deg)" }, { transform: "rotate(40deg)" }],
         { duration: (ROUND.fall + ROUND.leave) * MOTION, fill: "both" }));
     }
-    const flights = pieces(layer.dataset.kind, layer);
     animations.push(...flights);
     Promise.all(flights.map((flight) => flight.finished)).then(() => {
       if (over) return;
