@@ -106,7 +106,7 @@
   const FOUND = /[♠♥♦♣]/;
   // Where the page writes words with cards in them. Live regions are left alone: a screen reader
   // would read a sentence again if its text were split after it was said.
-  const WORDS = ["#message", "#outcome", "#story-words", ".guide", "#stats-result"];
+  const WORDS = ["#message", "#outcome", "#story-words", ".guide"];
   const SKIP = "svg, [aria-live], [role='alert'], [role='status'], input, select, option, textarea, .suit";
 
   /** Wrap each suit sign in the text nodes under `node` in a span of its suit's class. */
