@@ -8,8 +8,7 @@ WCAG 2.1 AA.
 
 Until the server keeps seats, `Seats` below plays its part through page.route: the house rules'
 `seats` (docs/api.md#house-rules), the scoreboard's `people` (docs/api.md#me) and each round's
-seats; the chance answer's `holdings` (docs/api.md#the-chance-to-win) are routed in too, and the
-meter's Hide button, which comes with the table's look, is put into the page the same way. Each
+seats; the chance answer's `holdings` (docs/api.md#the-chance-to-win) are routed in too. Each
 test that leans on them says so.
 """
 
@@ -125,32 +124,15 @@ class Seats:
         return data
 
 
-def with_hide_button(page: Page, server: LiveServer) -> None:
-    """Serve the page with the chance meter's Hide button just before the meter, until the
-    table's look puts it there."""
-
-    def handle(route: Route) -> None:
-        answer = route.fetch()
-        html = answer.text()
-        if 'id="chance-hide"' not in html:
-            meter = '<div class="chance" id="chance" hidden>'
-            hide = '<button id="chance-hide" type="button" aria-pressed="false">Hide</button>'
-            html = html.replace(meter, hide + meter)
-        route.fulfill(status=answer.status, content_type="text/html; charset=utf-8", body=html)
-
-    page.route(server.url + "/", handle)
-
-
 def open_table(
     browser: Browser,
     server: LiveServer,
     device: dict[str, Any],
     seats: Seats | None = None,
-    hide_button: bool = False,
     init_script: str | None = None,
 ) -> tuple[Page, Watch]:
-    """As browsing.open_page, with the seats' part played by `seats` and the Hide button put in
-    (service workers kept out, so that every request meets page.route)."""
+    """As browsing.open_page, with the seats' part played by `seats` (service workers kept out,
+    so that every request meets page.route)."""
     context = browser.new_context(**device, reduced_motion="reduce", service_workers="block")
     page = context.new_page()
     watch = Watch(page)
@@ -158,8 +140,6 @@ def open_table(
         page.add_init_script(init_script)
     if seats:
         seats.install(page)
-    if hide_button:
-        with_hide_button(page, server)
     page.goto(server.url + "/")
     settle(page)
     expect(button(page, "Turn cards")).to_be_enabled()
@@ -571,15 +551,16 @@ def test_the_chance_meter_hides_and_remembers_it(
     browser: Browser, shared_server: LiveServer
 ) -> None:
     """Hide (aria-pressed) takes the meter away and stops the estimates; the choice is kept
-    through a reload, and pressing it again brings the meter back. (The Hide button, which comes
-    with the table's look, and the answer's `holdings`: page.route.)"""
-    page, watch = open_table(browser, shared_server, DESKTOP, hide_button=True)
+    through a reload, and pressing it again brings the meter back; before the first battle there
+    is no meter, and no Hide either. (The answer's `holdings`: page.route.)"""
+    page, watch = open_table(browser, shared_server, DESKTOP)
     page.route("**/api/rounds/*/chance", lambda route: route.fulfill(json=ACES_AGAINST_YOU))
     asked = chance_requests(page)
     hide = button(page, "Hide")
-    expect(hide).to_have_attribute("aria-pressed", "false")
+    expect(hide).to_be_hidden()  # before the first battle there is no meter to hide
     press(page, "Turn cards")
     expect(page.locator("#chance")).to_be_visible()
+    expect(hide).to_have_attribute("aria-pressed", "false")
     hide.click()
     expect(hide).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#chance")).to_be_hidden()

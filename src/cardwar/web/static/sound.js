@@ -48,10 +48,10 @@ function remembered() {
   }
 }
 
-/** The Sound button as the choice stands: pressed and named "Sound on", or not and "Sound off". */
+/** The Sound button as the choice stands: pressed when on. Its name stays "Sound", as a toggle
+ * button's should (a screen reader says "pressed" or "not pressed"; the switch's look shows it). */
 export function drawSoundButton(button) {
   button.setAttribute("aria-pressed", String(kit.on));
-  button.textContent = kit.on ? "Sound on" : "Sound off";
 }
 
 /** The Sound button's click: on becomes off and off on, remembered by this browser. */
