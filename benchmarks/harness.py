@@ -334,6 +334,9 @@ def check_stored(db: Path, rounds: dict[str, int]) -> list[str]:
 # -- the server and its memory ------------------------------------------------------------------
 
 
+START_S = 120.0  # a server neither listening nor exited after this long has hung
+
+
 class Server:
     """`cardwar serve` on a free loopback port over `db`; its log goes to a file beside it."""
 
@@ -348,7 +351,9 @@ class Server:
         ]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
+        # Until it listens or exits, however long a busy machine takes (it loads numba's compiled
+        # code first); only a server alive and silent for START_S is given up on.
+        deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
@@ -358,6 +363,7 @@ class Server:
                     break
                 time.sleep(0.1)
         self.process.kill()
+        self.process.wait()
         raise SystemExit(f"cardwar serve did not start:\n{self.log.read_text()}")
 
     def stop(self) -> tuple[float, int | None]:

@@ -23,7 +23,14 @@ attacker, who, one after the other:
   notes the answer;
 - floods POST /api/rounds --flood times over a few connections (with its cookie, with none and
   with made-up ones, in turn), counting the 201 and 429 answers;
-- then reads the endless round, timed.
+- then reads the endless round, timed, and asks for its story (the chart of all its battles,
+  played again in the worker process), timed.
+
+Last, with the players gone, the endless round is dealt again and asked for 100,000 battles,
+and the server is sent SIGTERM while that run plays (as soon as a click on the round is told
+the run holds it): the seconds it takes to stop are printed. Then it is started again over the
+same file and the first endless round read back, timed: after a restart nothing is in memory,
+so a round comes back from its stored snapshot, never replayed.
 
 The server's memory is the resident size of its process and all its descendants (the worker
 process that plays long runs) together, sampled every 20 ms by a process of its own (psutil when
@@ -32,7 +39,9 @@ the database is checked: every battle answered to a player (its round and number
 stored.
 
 Targets under attack: players' p99 under 100 ms, no click over 500 ms, no failed click, peak
-memory under 300 MB, nothing lost. A missed target is printed, never an exit status: the script
+memory under 300 MB, nothing lost; the endless round's story in under 10 s; stopped within
+10 s of SIGTERM (it lets requests in flight finish for 8 s); the endless round read back from
+its snapshot in under 500 ms. A missed target is printed, never an exit status: the script
 fails only if it crashes. The ratios (under attack / baseline) are measured in the same run.
 
 The server, the client, the players and the memory sampler are benchmarks/harness.py's.
@@ -86,6 +95,8 @@ class Attack:
         self.lines: list[str] = []
         self.unread: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
         self.started = 0.0
+        self.round_id = ""  # the endless round
+        self.story_s = float("nan")  # the time its story took, once it is answered 200
 
     def note(self, text: str) -> None:
         self.lines.append(f"[{time.perf_counter() - self.started:5.1f} s] {text}")
@@ -109,7 +120,7 @@ class Attack:
         if answer.status != 201:
             self.note(f"dealt the endless round: {answer.status} {answer.detail()}")
             return
-        round_id = str(json.loads(answer.body)["id"])
+        round_id = self.round_id = str(json.loads(answer.body)["id"])
         self.note(f"dealt the endless round: 201 in {took:.2f} s")
         await self.long(round_id, conn.cookie)
         for chunked in (False, True):
@@ -127,6 +138,16 @@ class Attack:
         else:
             state = answer.detail()
         self.note(f"read of the endless round: {answer.status} in {took * 1000:.1f} ms ({state})")
+        start = time.perf_counter()
+        answer = await conn.request("GET", f"/api/rounds/{round_id}/story", timeout=SLOW_S)
+        took = time.perf_counter() - start
+        if answer.status == 200:
+            content = json.loads(answer.body)
+            state = f"{content['battles']:,} battles in {len(content['points'])} points"
+            self.story_s = took
+        else:
+            state = answer.detail()
+        self.note(f"story of the endless round: {answer.status} in {took:.2f} s ({state})")
 
     async def long(self, round_id: str, cookie: str) -> None:
         """Ask for 100,000 battles on many connections and read none of the answers."""
@@ -247,6 +268,43 @@ async def measure(
     return baseline, baseline_memory, attacked, attacked_memory, attack, players
 
 
+async def stop_during_a_long_run(server: Server) -> tuple[float, int | None, str]:
+    """Deal the endless round, ask it for LONG_COUNT battles, and send SIGTERM as soon as a
+    click on the round is told that the run holds it. Returns the seconds the server took to
+    stop, its exit status, and what became of the run's request."""
+    conn, runner = Connection(server.port), Connection(server.port)
+    answer = await conn.request("POST", "/api/rounds", ENDLESS, timeout=SLOW_S)
+    path = f"/api/rounds/{json.loads(answer.body)['id']}/battles"
+    running = asyncio.create_task(
+        runner.request("POST", path, {"count": LONG_COUNT}, timeout=SLOW_S)
+    )
+    while not running.done():
+        click = await conn.request("POST", path, {"count": 1})
+        if click.status != 200:  # 429: busy with the long run
+            break
+    late = " (it was over before the SIGTERM)" if running.done() else ""
+    stopped_in, status = await asyncio.to_thread(server.stop)
+    try:
+        met = f"answered {(await running).status}{late}"
+    except (OSError, EOFError, TimeoutError, asyncio.IncompleteReadError) as error:
+        met = f"not answered ({type(error).__name__})"
+    conn.close()
+    runner.close()
+    return stopped_in, status, met
+
+
+async def read_back(port: int, round_id: str) -> tuple[float, str]:
+    """Read a round of a server just started (so from its snapshot): seconds, and what came."""
+    conn = Connection(port)
+    start = time.perf_counter()
+    answer = await conn.request("GET", f"/api/rounds/{round_id}", timeout=SLOW_S)
+    took = time.perf_counter() - start
+    conn.close()
+    if answer.status != 200:
+        return float("nan"), f"{answer.status} {answer.detail()}"
+    return took, f"{json.loads(answer.body)['battles']:,} battles"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=20)
@@ -262,16 +320,25 @@ def main() -> None:
         db = Path(folder) / "bench.db"
         server = Server(db)
         memory = Memory(server.process.pid)
+        stopped: tuple[float, int | None, str] | None = None
         try:
             baseline, base_mem, attacked, attack_mem, attack, players = run(
                 measure(server.port, args, memory)
             )
+            stopped = run(stop_during_a_long_run(server))
         finally:
             memory.stop()
-            stopped_in, status = server.stop()
+            if stopped is None:
+                server.stop()
+        stopped_in, status, long_run = stopped
         rounds = answered(players)
         short = check_stored(db, rounds)
         errors = server.errors()
+        again = Server(db)  # its log replaces the first one's, read just above
+        try:
+            read_s, read = run(read_back(again.port, attack.round_id))
+        finally:
+            again.stop()
 
     print(
         f"{args.players} players clicking one battle about every {args.think_ms:g} ms:"
@@ -299,10 +366,12 @@ def main() -> None:
     else:
         shown = f"exit status {status}"
     print(
-        f"  server: stopped {stopped_in:.1f} s after SIGTERM ({shown}), {len(errors)} errors logged"
+        f"  server: stopped {stopped_in:.1f} s after SIGTERM during a long run ({shown}; the run"
+        f" {long_run}), {len(errors)} errors logged"
     )
     for line in errors[:5]:
         print(f"  server log: {line[:140]}")
+    print(f"  restarted: the endless round read back in {read_s * 1000:.1f} ms ({read})")
     worst = max(attacked.clicks, default=float("nan")) * 1000
     failed = sum(attacked.failures.values())
     peak = max(base_mem, attack_mem) / MB
@@ -311,6 +380,14 @@ def main() -> None:
     print(target("no failed click", failed == 0, f"{failed} failed"))
     print(target("peak memory under 300 MB", peak < 300, f"{peak:.0f} MB"))
     print(target("nothing lost", not short, f"{len(short)} rounds short"))
+    story_s = attack.story_s
+    print(target("the endless round's story in under 10 s", story_s < 10, f"{story_s:.2f} s"))
+    print(target("stopped within 10 s of SIGTERM", stopped_in < 10, f"{stopped_in:.1f} s"))
+    print(
+        target(
+            "read back from its snapshot in under 500 ms", read_s < 0.5, f"{read_s * 1000:.1f} ms"
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ WCAG_21_AA = {
 AXE_SCRIPT = Axe().axe_script  # axe-core as axe-playwright-python ships it
 
 # Deals that make a point quickly. Piles are listed top card first, You first.
-SPEC_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
+EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 # Traditional: two wars of three face-down cards each; the round goes on after it.
 LONG_WAR = [
     ["9S", "2C", "3C", "4C", "9D", "5C", "6C", "7C", "KD", "AH", "AD"],
@@ -64,12 +64,20 @@ class Watch:
 
 
 def open_page(
-    browser: Browser, server: LiveServer, device: dict[str, Any], motion: str = "reduce"
+    browser: Browser,
+    server: LiveServer,
+    device: dict[str, Any],
+    motion: str = "reduce",
+    clock: bool = False,
 ) -> tuple[Page, Watch]:
-    """A new browser context (a new player) on the game page, ready to play."""
-    context = browser.new_context(**device, reduced_motion=motion)  # type: ignore[arg-type]
+    """A new browser context (a new player) on the game page, ready to play. With `clock`, the
+    page's timers and time are Playwright's (`page.clock`): they run as usual until the test
+    moves them on, so a test never waits for the page's time to pass."""
+    context = browser.new_context(**device, reduced_motion=motion)  # type: ignore[arg-type]  # Playwright's options are typed per keyword
     page = context.new_page()
     watch = Watch(page)
+    if clock:
+        page.clock.install()
     page.goto(server.url + "/")
     settle(page)
     expect(button(page, "Turn cards")).to_be_enabled()

@@ -1,9 +1,17 @@
 """Small helpers shared by the tests."""
 
+from __future__ import annotations
+
 import json
+import threading
 from typing import Any
 
+from fastapi.testclient import TestClient
+
 from cardwar import Card, Reason, Round, Rules
+from cardwar.web.workers import long_run
+
+from conftest import HANG_S
 
 
 def codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -43,3 +51,65 @@ def ended(round_: Round) -> tuple[int | None, Reason]:
 def through_json(data: dict[str, Any]) -> dict[str, Any]:
     """The data as it comes back from a database or a file."""
     return dict(json.loads(json.dumps(data)))
+
+
+class LongRunGate:
+    """Holds every long run (a request for more battles than a click's, played in the worker
+    process) of an app under a TestClient at a gate, until the test opens it. Meanwhile the
+    server is exactly as during any long run (the round held, the browser's long run counted,
+    the round marked busy), for as long as the test needs: no sleep has to guess how long the
+    run lasts. Other work for the worker process passes straight through."""
+
+    def __init__(self, client: TestClient) -> None:
+        self._worker = client.app.app.state.games.worker  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+        self._run = self._worker.run
+        self._reached = threading.Event()
+        self._open = threading.Event()
+
+    def __enter__(self) -> LongRunGate:
+        self._worker.run = self._hold
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.open()  # a failing test never leaves its long run waiting
+        del self._worker.run  # the worker's own method again
+
+    def _hold(self, function: Any, *args: Any) -> Any:
+        if function is long_run:
+            self._reached.set()
+            self._open.wait(HANG_S)
+        return self._run(function, *args)
+
+    def reached(self) -> None:
+        """Wait until a long run is at the gate (under way, as far as anyone can tell)."""
+        assert self._reached.wait(HANG_S), "no long run reached the gate"
+
+    def open(self) -> None:
+        """Let the long run play."""
+        self._open.set()
+
+
+class RoundWaiters:
+    """Counts the requests that wait for a round held by someone else: wraps the acquire of the
+    round's own lock (call it while the round is held, so that the lock exists)."""
+
+    def __init__(self, client: TestClient, round_id: str) -> None:
+        lock = client.app.app.state.games._locks[round_id]  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+        self.tries: list[bool] = []  # each try to take the round: True for one that waits
+        self._changed = threading.Condition()
+        take = lock.acquire
+
+        def acquire(blocking: bool = True, timeout: float = -1) -> bool:
+            with self._changed:
+                self.tries.append(blocking)
+                self._changed.notify_all()
+            return bool(take(blocking, timeout))
+
+        lock.acquire = acquire
+
+    def wait_for(self, waiting: int) -> None:
+        """Wait until `waiting` requests are waiting for the round."""
+        with self._changed:
+            assert self._changed.wait_for(lambda: self.tries.count(True) >= waiting, HANG_S), (
+                f"{self.tries.count(True)} of {waiting} requests came to wait for the round"
+            )

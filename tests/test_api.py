@@ -1,14 +1,16 @@
-"""The HTTP API of SPEC §7, over a fresh temporary database per test."""
+"""The HTTP API of docs/api.md, over a fresh temporary database per test."""
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
-import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -16,9 +18,9 @@ from cardwar import PRESETS, Round, Rules
 from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
 
 from conftest import ClientFactory, LiveServer
-from helpers import scores
+from helpers import LongRunGate, RoundWaiters, scores
 
-SPEC_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
+EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 
 
 def new_round(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -38,6 +40,18 @@ def battles(client: TestClient, round_id: str, count: int | None = None) -> dict
     data: dict[str, Any] = response.json()
     BattlesOut.model_validate(data)
     return data
+
+
+def board(won: int = 0, lost: int = 0, drawn: int = 0) -> dict[str, Any]:
+    """The scoreboard GET /api/me shows when only seat 0, "You", has played: seat 0's rounds,
+    and the same as You's tally."""
+    people = (
+        [{"name": "You", "won": won, "lost": lost, "drawn": drawn}] if won + lost + drawn else []
+    )
+    return {**scores(won, lost, drawn), "people": people}
+
+
+DEFAULT_SEATS = [{"kind": "person", "name": ""}] + [{"kind": "computer", "name": ""}] * 3
 
 
 def rounds_stored(db: Path) -> list[tuple[Any, ...]]:
@@ -74,9 +88,10 @@ def test_new_round_with_preset_rules_and_seed(client: TestClient) -> None:
     assert first == expected
 
 
-def test_explicit_deal_plays_the_spec_example(client: TestClient) -> None:
-    """The SPEC deal: battle 1 is one war, You win 6 cards, each step recorded for the page."""
-    data = new_round(client, deal=SPEC_DEAL)
+def test_explicit_deal_plays_the_rules_example(client: TestClient) -> None:
+    """The rules' example deal (docs/api.md#examples): battle 1 is one war, You win 6 cards,
+    each step recorded for the page."""
+    data = new_round(client, deal=EXAMPLE_DEAL)
     result = battles(client, data["id"])
     (record,) = result["battles"]
     assert record["steps"] == [
@@ -94,7 +109,7 @@ def test_explicit_deal_plays_the_spec_example(client: TestClient) -> None:
         ({"preset": "blitz"}, "preset 'blitz': unknown, must be one of classic"),
         ({"rules": {"war_down": 9}}, "war_down: 9 is out of range, must be 0..5"),
         ({"rules": {"speed": 2}}, "rules: unknown field 'speed'"),
-        ({"rules": {"players": 3}, "deal": SPEC_DEAL}, "deal: has 2 piles but the rules have"),
+        ({"rules": {"players": 3}, "deal": EXAMPLE_DEAL}, "deal: has 2 piles but the rules have"),
         ({"deal": [["9S", "1X"], ["9H"]]}, "card 1X: rank must be one of 2-9, T, J, Q, K, A"),
         ({"deal": [["9S"], ["9S"]]}, "deal: card 9S appears twice"),
         ({"deal": [["2C"], ["3C"], ["4C"], ["5C"], ["6C"]]}, "deal: has 5 piles, must have 2 to 4"),
@@ -107,7 +122,8 @@ def test_explicit_deal_plays_the_spec_example(client: TestClient) -> None:
 def test_bad_new_round_is_422_naming_the_field_and_stores_nothing(
     client: TestClient, db_path: Path, body: dict[str, Any], message: str
 ) -> None:
-    """A body that does not fit SPEC §7 is refused with 422, a clear message, and no new round."""
+    """A body that does not fit (docs/api.md#errors) is refused with 422, a clear message, and
+    no new round."""
     before = rounds_stored(db_path)
     response = client.post("/api/rounds", json=body)
     assert response.status_code == 422
@@ -253,14 +269,14 @@ def test_restart_loses_nothing(make_client: ClientFactory) -> None:
 
 def test_kill_9_loses_no_answered_battle(live_server: LiveServer) -> None:
     """A server killed with SIGKILL restarts with every battle it had answered."""
-    with httpx.Client(base_url=live_server.url) as http:
+    with live_server.client() as http:
         data = http.post("/api/rounds", json={"seed": 99}).json()
         for _ in range(13):
             assert http.post(f"/api/rounds/{data['id']}/battles", json={"count": 1}).is_success
         before = http.get(f"/api/rounds/{data['id']}").json()
     live_server.kill()
     live_server.start()
-    with httpx.Client(base_url=live_server.url) as http:
+    with live_server.client() as http:
         after = http.get(f"/api/rounds/{data['id']}").json()
     assert after == before
     assert after["battles"] == 13
@@ -274,7 +290,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
     client = make_client()
     me = client.get("/api/me")
     assert me.json() == {
-        "scoreboard": scores(),
+        "scoreboard": board(),
         "round": None,
         "last_battle": None,
         "match": None,
@@ -282,6 +298,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
             "preset": "classic",
             "rules": Rules.preset("classic").to_dict(),
             "best_of": 1,
+            "seats": DEFAULT_SEATS,
         },
     }
     assert "cardwar_player" in me.cookies
@@ -289,14 +306,14 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
         data = new_round(client, deal=deal)
         battles(client, data["id"])
     unfinished = new_round(client, seed=1)
-    board = client.get("/api/me").json()
-    MeOut.model_validate(board)
-    assert board["scoreboard"] == scores(won=1, lost=1, drawn=1)
-    assert board["round"]["id"] == unfinished["id"]
+    me_now = client.get("/api/me").json()
+    MeOut.model_validate(me_now)
+    assert me_now["scoreboard"] == board(won=1, lost=1, drawn=1)
+    assert me_now["round"]["id"] == unfinished["id"]
 
     restarted = make_client()
     restarted.cookies = client.cookies
-    assert restarted.get("/api/me").json()["scoreboard"] == scores(won=1, lost=1, drawn=1)
+    assert restarted.get("/api/me").json()["scoreboard"] == board(won=1, lost=1, drawn=1)
 
 
 def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> None:
@@ -305,10 +322,10 @@ def test_knocked_out_at_a_bigger_table_counts_lost_once(client: TestClient) -> N
     data = new_round(client, rules={"players": 3}, deal=deal)
     first = battles(client, data["id"])
     assert first["round"]["outcome"] is None and first["round"]["counts"][0] == 0
-    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
+    assert client.get("/api/me").json()["scoreboard"] == board(lost=1)
     result = battles(client, data["id"], 1000)
     assert result["round"]["outcome"] is not None
-    assert client.get("/api/me").json()["scoreboard"] == scores(lost=1)
+    assert client.get("/api/me").json()["scoreboard"] == board(lost=1)
 
 
 def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
@@ -317,7 +334,7 @@ def test_scoreboards_are_per_browser(make_client: ClientFactory) -> None:
     data = new_round(one, deal=[["AS"], ["2H"]])
     battles(one, data["id"])
     assert one.get("/api/me").json()["scoreboard"]["won"] == 1
-    assert two.get("/api/me").json()["scoreboard"] == scores()
+    assert two.get("/api/me").json()["scoreboard"] == board()
 
 
 def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:
@@ -333,7 +350,7 @@ def test_a_malformed_cookie_gets_a_fresh_id(client: TestClient) -> None:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_preset_deals_its_rules(client: TestClient, preset: str) -> None:
-    """Each SPEC §5 preset deals a round with exactly its rules and hands."""
+    """Each preset (docs/rules.md#presets) deals a round with exactly its rules and hands."""
     data = new_round(client, preset=preset, seed=5)
     rules = Rules.preset(preset)
     assert data["rules"] == rules.to_dict()
@@ -355,7 +372,8 @@ GOOD_FIELDS = [
 
 @pytest.mark.parametrize(("field", "value"), GOOD_FIELDS)
 def test_every_rule_field_and_value_is_dealt(client: TestClient, field: str, value: Any) -> None:
-    """Each SPEC §5 field takes each kind of value it allows, and the round plays by it."""
+    """Each rule field (docs/rules.md#house-rules) takes each kind of value it allows, and the
+    round plays by it."""
     data = new_round(client, rules={field: value}, seed=11)
     assert data["rules"][field] == value
     expected = Round(Rules.from_dict({field: value}), seed=11)
@@ -465,11 +483,14 @@ def test_house_rules_are_kept_per_browser_through_a_restart(make_client: ClientF
     )
     assert chosen.status_code == 200
     expected = {**Rules.preset("traditional").to_dict(), "players": 3}
-    assert chosen.json() == {"preset": None, "rules": expected, "best_of": 1}
+    assert chosen.json() == {
+        "preset": None, "rules": expected, "best_of": 1, "seats": DEFAULT_SEATS
+    }  # fmt: skip
     assert client.get("/api/me").json()["house_rules"] == chosen.json()
 
     exact = client.put("/api/me/house-rules", json={"preset": "peace", "best_of": 3}).json()
-    assert exact == {"preset": "peace", "rules": Rules.preset("peace").to_dict(), "best_of": 3}
+    peace = Rules.preset("peace").to_dict()
+    assert exact == {"preset": "peace", "rules": peace, "best_of": 3, "seats": DEFAULT_SEATS}
     # A change of rules alone leaves the match length as it was.
     kept = client.put("/api/me/house-rules", json={"preset": "peace"}).json()
     assert kept == exact
@@ -509,7 +530,7 @@ def test_bad_house_rules_are_422_and_keep_the_old_choice(
 def test_me_shows_the_last_battle_to_resume_the_table(make_client: ClientFactory) -> None:
     """After a reload or a restart the page gets the round's last battle to lay out again."""
     client = make_client()
-    data = new_round(client, deal=SPEC_DEAL)
+    data = new_round(client, deal=EXAMPLE_DEAL)
     assert client.get("/api/me").json()["last_battle"] is None
     played = battles(client, data["id"])["battles"]
     me = client.get("/api/me").json()
@@ -540,7 +561,7 @@ def test_timed_round_ends_by_count_when_its_clock_runs_out(make_client: ClientFa
 
 
 def test_openapi_lists_every_endpoint(client: TestClient) -> None:
-    """FastAPI serves the OpenAPI document with the SPEC's endpoints."""
+    """FastAPI serves the OpenAPI document with every endpoint of docs/api.md."""
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/rounds", "/api/rounds/{round_id}", "/api/rounds/{round_id}/battles"} <= set(paths)
     play = paths["/api/rounds/{round_id}/battles"]["post"]
@@ -551,21 +572,33 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
 
 
 def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None:
-    """The page has the seed's three controls, and everything it loads, card art included,
-    weighs under 200 KB."""
+    """The page has the seed's three controls, and everything a first load fetches weighs under
+    200 KB as sent, compressed: the page, every file it names and every file its service worker
+    keeps (each module any module imports among them), the worker itself, and the manifest's
+    icons that a browser fetches to install the table."""
     page = client.get("/")
     assert page.status_code == 200
     html = page.text
     for label in ("Turn cards", "Play 10 battles", "New round"):
         assert f">{label}</button>" in html
-    total = len(page.content)
+    named = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    worker = client.get("/sw.js").text
+    kept = re.search(r"^const FILES = (.*);$", worker, re.MULTILINE)
+    assert kept is not None
+    (manifest,) = [url for url in named if url.endswith(".webmanifest")]
+    icons = [urljoin(manifest, icon["src"]) for icon in client.get(manifest).json()["icons"]]
+    fetched = {"/", "/sw.js", *named, *json.loads(kept[1]), *icons}
     static = Path(__file__).parent.parent / "src" / "cardwar" / "web" / "static"
-    for path in static.iterdir():
-        if path.name == "index.html":  # the page itself, counted above as `/`
-            continue
-        response = client.get(f"/static/{path.name}")
-        assert response.status_code == 200
-        total += len(response.content)
+    for module in static.glob("*.js"):  # the first load fetches every module the page imports
+        for name in re.findall(
+            r'^(?:import|export)\b[^;"]*"\./([\w/-]+\.js)";', module.read_text(), re.M
+        ):
+            assert any(url.endswith(f"/{name}") for url in fetched), name
+    total = 0
+    for url in fetched:
+        with client.stream("GET", url, headers={"accept-encoding": "gzip"}) as response:
+            assert response.status_code == 200, url
+            total += sum(len(part) for part in response.iter_raw())  # the bytes as sent
     assert total < 200_000
 
 
@@ -581,17 +614,23 @@ def test_reading_a_round_while_a_long_run_plays_it(client: TestClient) -> None:
     rules = {"war_down": 2, "low_wins": True, "gather": "table", "battle_limit": 100_000}
     data = new_round(client, rules=rules, seed=901749037)  # a round that lasts 179,409 battles
 
-    with ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(4) as pool, LongRunGate(client) as gate:
         long_run = pool.submit(battles, client, data["id"], 100_000)
+        gate.reached()  # the long run holds the round until the gate opens
+        waiters = RoundWaiters(client, data["id"])
+        reads = [pool.submit(client.get, f"/api/rounds/{data['id']}") for _ in range(3)]
+        waiters.wait_for(3)  # every read waits its turn...
+        assert not any(read.done() for read in reads)
+        gate.open()
+        result = long_run.result()
         seen = []
-        while not long_run.done():
-            response = client.get(f"/api/rounds/{data['id']}")
+        for read in reads:
+            response = read.result()
             assert response.status_code == 200
             seen.append(response.json())
-        result = long_run.result()
     assert result["round"]["battles"] == 100_000
     assert all(sum(view["counts"]) == 52 for view in seen)
-    assert {view["battles"] for view in seen} <= {0, 100_000}
+    assert {view["battles"] for view in seen} == {100_000}  # ...and sees the run whole
 
 
 # -- the simulator behind the page ---------------------------------------------------------------
@@ -613,7 +652,9 @@ def test_the_chance_to_win_from_here(client: TestClient) -> None:
     over = new_round(client, deal=[["AS"], ["2H"]])
     battles(client, over["id"])
     assert client.get(f"/api/rounds/{over['id']}/chance").json() == {
-        "battles": 1, "runs": 0, "you": 1.0, "seats": [1.0, 0.0], "draw": 0.0
+        "battles": 1, "runs": 0, "you": 1.0, "seats": [1.0, 0.0], "draw": 0.0,
+        "holdings": [{"cards": 2, "best": 1, "high": 1}, {"cards": 0, "best": 0, "high": 0}],
+        "best_rank": "A", "best_in_play": 1, "high_in_play": 1,
     }  # fmt: skip
     assert client.get("/api/rounds/nope/chance").status_code == 404
 

@@ -55,18 +55,25 @@ def test_hostile_benchmark_prints_players_attacker_memory_storage_and_targets() 
         "1 MB body chunked:",
         "flood of 40 new rounds",
         "read of the endless round:",
+        "story of the endless round:",
         "the long requests' answers",
     ):
         assert attack in out, attack
     assert "stored: " in out
-    assert "errors logged" in out
+    assert "after SIGTERM during a long run" in out and "errors logged" in out
+    assert "restarted: the endless round read back in " in out
     assert all(int(mb) > 0 for mb in re.findall(r"peak memory (\d+) MB", out))  # sampled
+    # The timings of tests/test_matches.py (a long round's story), test_durability.py (SIGTERM
+    # during a long run) and test_guard.py (a round back from its snapshot) are measured here.
     for goal in (
         "players' p99 under 100 ms",
         "no click over 500 ms",
         "no failed click",
         "peak memory under 300 MB",
         "nothing lost",
+        "the endless round's story in under 10 s",
+        "stopped within 10 s of SIGTERM",
+        "read back from its snapshot in under 500 ms",
     ):
         assert f"target: {goal}: target " in out, goal
 

@@ -292,7 +292,7 @@ def test_house_rules_panel_explains_before_dealing(
     expect(dialog.locator("#hr-error")).to_be_empty()
     expect(dialog.locator("#hr-summary")).to_have_text(
         "4 players · 13 cards each · 1 card down · short of cards loses · won cards shuffled · "
-        "a draw after 250 battles"
+        "biggest pile wins after 250 battles"
     )
     expect(dialog.get_by_label("Preset", exact=True)).to_have_value("")
     choose(page, dialog, "Preset", "short")
@@ -348,7 +348,7 @@ def test_house_rules_survive_a_reload_and_a_restart(
     press(page, "New round")
     expect(page.get_by_test_id("rules-line")).to_have_text(
         "3 players · 2 cards down · short of cards loses · won cards kept in order · "
-        "a draw after 500 battles"
+        "biggest pile wins after 500 battles"
     )
     assert counts(page, 3) == [17, 17, 17]
     watch.check(live_server)

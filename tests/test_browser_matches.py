@@ -8,13 +8,13 @@ that leave the server, and audits each state it reaches against WCAG 2.1 AA.
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
@@ -34,7 +34,9 @@ from browsing import (  # the browser tests' helpers, shared rather than copied
 from cardwar import Round, Rules
 from cardwar.web import Settings, create_app
 
-from conftest import LiveServer, free_port
+from conftest import HANG_S, LiveServer
+
+HANG_MS = HANG_S * 1000  # Playwright counts in milliseconds
 
 QUICK = {"hand_size": 4, "battle_limit": 40}  # rounds of a few battles
 
@@ -75,22 +77,25 @@ def test_a_best_of_three_played_to_its_decision(
     the score shows on the table, survives a reload, and the decided match is counted."""
     page, watch = open_page(browser, shared_server, device)
     dialog = open_house_rules(page)
-    with page.expect_response("**/api/me/house-rules"):
-        dialog.get_by_label("Cards dealt to each player", exact=True).select_option("4")
-    with page.expect_response("**/api/me/house-rules"):
-        dialog.get_by_label("Match", exact=True).select_option("3")
+    # Each choice of new rules has the panel ask the server how often they draw (2,000 rounds in
+    # its worker process, once per set of rules); the next choice waits until the panel says so,
+    # as a person reads the panel before going on. (Until then it shows neither note.)
+    told = dialog.locator("#hr-draws, #hr-match-note").locator("visible=true")
+
+    def choose_and_read(label: str, value: str) -> None:
+        with page.expect_response("**/api/me/house-rules"):
+            dialog.get_by_label(label, exact=True).select_option(value)
+        expect(told).to_have_count(1, timeout=HANG_MS)
+
+    choose_and_read("Cards dealt to each player", "4")
+    choose_and_read("Match", "3")
     expect(page.locator("#hr-summary")).to_contain_text("best of 3")
     expect(dialog.locator("#hr-match-note")).to_be_hidden()  # these rules seldom draw
-    with page.expect_response("**/api/me/house-rules"):
-        dialog.get_by_label("Players", exact=True).select_option("3")
-    with page.expect_response("**/api/me/house-rules"):
-        dialog.get_by_label("Cards dealt to each player", exact=True).select_option("")
+    choose_and_read("Players", "3")
+    choose_and_read("At the battle limit", "draw")  # 3 players chose "the biggest pile wins"
+    choose_and_read("Cards dealt to each player", "")
     note = dialog.locator("#hr-match-note")  # three players often reach the limit: a draw
-    # The note waits for 2,000 simulated rounds in the server's statistics worker, which may be
-    # starting (numba and all) on a busy machine: as long as the statistics view is given.
-    expect(note).to_contain_text(
-        re.compile(r"about \d+ rounds in 100 end in a draw"), timeout=20_000
-    )
+    expect(note).to_contain_text(re.compile(r"about \d+ rounds in 100 end in a draw"))
     audit(page)
     with page.expect_response("**/api/me/house-rules"):
         dialog.get_by_label("Players", exact=True).select_option("2")
@@ -181,51 +186,74 @@ def test_leaving_a_match_part_way_asks_first(
 # -- a timed round -----------------------------------------------------------------------------
 
 
+class Serving(uvicorn.Server):
+    """uvicorn's server, setting `ready` once it listens."""
+
+    def __init__(self, config: uvicorn.Config, ready: threading.Event) -> None:
+        super().__init__(config)
+        self.ready = ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.ready.set()
+
+
 class ClockedServer:
-    """The app in a thread of this process, over a clock the test can move forward: a timed
-    round's minutes pass in a moment. `restart()` is a new app over the same file and clock."""
+    """The app in a thread of this process, over a clock that only the test moves: a timed
+    round's minutes pass in a moment, and none pass while the test is busy. `restart()` is a
+    new app over the same file and clock. The listening socket is the test's for the whole
+    test, so a restart keeps the address and no other process can take the port meanwhile."""
 
     def __init__(self, db: Path) -> None:
         self.db = db
-        self.port = free_port()
+        self.now = time.time()  # the server's clock
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self._listener.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
-        self.ahead = 0.0
-        self._server: uvicorn.Server | None = None
+        self._server: Serving | None = None
         self._thread: threading.Thread | None = None
 
     def clock(self) -> float:
-        return time.time() + self.ahead
+        return self.now
 
     def start(self) -> ClockedServer:
+        """Serve on the test's socket; returns once the server listens (or fails at once)."""
         app = create_app(Settings(db_path=self.db, clock=self.clock))
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        ready = threading.Event()
+        server = self._server = Serving(uvicorn.Config(app, log_level="warning"), ready)
+
+        def serve() -> None:
+            try:  # each server closes the copy of the socket it was given, as it stops
+                server.run(sockets=[self._listener.dup()])
+            finally:
+                ready.set()  # it stopped, having listened or not
+
+        self._thread = threading.Thread(target=serve, daemon=True)
         self._thread.start()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"{self.url}/api/me", timeout=1)
-                return self
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise RuntimeError("the clocked server did not answer within 20 s")
+        ready.wait(HANG_S)
+        assert server.started, "the clocked server did not start (its error is logged above)"
+        return self
 
     def stop(self) -> None:
         assert self._server is not None and self._thread is not None
         self._server.should_exit = True
-        self._thread.join(20)
+        self._thread.join(HANG_S)
+        assert not self._thread.is_alive(), "the clocked server did not stop"
 
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    def close(self) -> None:
+        self.stop()
+        self._listener.close()
 
 
 @pytest.fixture
 def clocked_server(tmp_path: Path) -> Iterator[ClockedServer]:
     server = ClockedServer(tmp_path / "clocked.db").start()
     yield server
-    server.stop()
+    server.close()
 
 
 def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
@@ -234,18 +262,22 @@ def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
 ) -> None:
     """The clock shows beside the battle number and counts down from the deal; a reload and a
     server restart carry on from the time the server keeps; at zero the cards are counted and
-    the page says who held most, and by how many."""
-    page, watch = open_page(browser, clocked_server, DESKTOP)  # type: ignore[arg-type]
+    the page says who held most, and by how many.
+
+    The server's clock moves only when the test moves it, the page's runs as usual until the
+    test moves it on (`page.clock`): no wait for time to pass, and a busy machine's delays
+    change nothing the test sees."""
+    page, watch = open_page(browser, clocked_server, DESKTOP, clock=True)  # type: ignore[arg-type]  # an in-process server stands in for a LiveServer
     dialog = open_house_rules(page)
     with page.expect_response("**/api/me/house-rules"):
         dialog.get_by_label("Clock", exact=True).select_option("60")
     dialog.get_by_role("button", name="Deal with these rules").click()
     settle(page)
-    dealt = time.time()
+    dealt = clocked_server.now
 
     def leave_on_the_clock(seconds: float) -> None:
-        """Move the server's clock on so that `seconds` are left of the minute now."""
-        clocked_server.ahead = 60 - seconds - (time.time() - dealt)
+        """Move the server's clock on so that `seconds` are left of the minute."""
+        clocked_server.now = dealt + 60 - seconds
 
     clock = page.get_by_test_id("clock")
     expect(clock).to_be_visible()
@@ -265,8 +297,10 @@ def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
     page.reload()
     settle(page)
     expect(clock).to_contain_text(re.compile(r"0:0[1-8] left"))
+    leave_on_the_clock(0)  # the server's minute is up...
+    page.clock.fast_forward(9_000)  # ...and the page's: its next tick asks the server
     outcome = page.get_by_test_id("outcome")
-    expect(outcome).to_be_visible(timeout=12_000)  # the clock runs out in real time
+    expect(outcome).to_be_visible()
     expect(clock).to_be_hidden()
     shown = counts(page)
     expect(page.get_by_test_id("message")).to_contain_text("Time is up, so the cards were counted.")
@@ -281,7 +315,7 @@ def test_a_timed_round_counts_down_through_a_reload_and_a_restart(
         expect(page.locator("#outcome-why")).to_contain_text("the same number")
     expect(button(page, "Turn cards")).to_be_disabled()
     audit(page)
-    watch.check(clocked_server)  # type: ignore[arg-type]
+    watch.check(clocked_server)  # type: ignore[arg-type]  # an in-process server stands in for a LiveServer
     page.context.close()
 
 
@@ -295,7 +329,7 @@ def test_play_to_end_pauses_on_a_war_and_stops_on_a_key(
     """Play to end turns battle after battle, never more than one request at a time; with
     Pause on wars it stops at the first war; a key press stops it for good, mid-round."""
     war_at = seed_with_first_war_at(4)
-    page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference")
+    page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference", clock=True)
     in_flight: set[Any] = set()
     tally = {"most": 0, "battles": 0}
 
@@ -312,8 +346,11 @@ def test_play_to_end_pauses_on_a_war_and_stops_on_a_key(
     page.on("requestfinished", done)
     page.on("requestfailed", done)
     resume_with(page, shared_server, seed=war_at)
-    expect(page.get_by_test_id("chance")).to_have_text(re.compile(r"\d+%"))
-    page.wait_for_load_state("networkidle")
+    expect(page.locator("#chance")).to_be_hidden()  # no meter before a card is turned
+    while in_flight:  # until every request of the reload is done (each wait passes events on)
+        response = next(iter(in_flight)).response()
+        if response is not None:
+            response.finished()
     tally["most"] = 0  # from here on: Play to end's requests only
     page.select_option("#auto-speed", "fast")
     page.get_by_label("Pause on wars").check()
@@ -341,8 +378,9 @@ def test_play_to_end_pauses_on_a_war_and_stops_on_a_key(
     assert number is not None
     expect(page.get_by_test_id("message")).to_contain_text(f"Stopped at battle {number[0]}.")
     asked = tally["battles"]
-    page.wait_for_timeout(800)
-    assert tally["battles"] == asked  # no battle asked for once stopped
+    page.clock.run_for(5_000)  # every timer the page has set fires now, 5 s of them...
+    settle(page)
+    assert tally["battles"] == asked  # ...and none asks for a battle once stopped
     expect(page.get_by_test_id("battle-number")).to_have_text(stopped)
     assert tally["most"] == 1
     me = page.request.get(shared_server.url + "/api/me").json()

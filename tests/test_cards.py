@@ -68,7 +68,7 @@ def test_bad_codes_name_the_problem(code: str, message: str) -> None:
 def test_parse_refuses_non_strings() -> None:
     """A number where a code belongs is refused with a message, not a crash."""
     with pytest.raises(CardError) as caught:
-        Card.parse(9)  # type: ignore[arg-type]
+        Card.parse(9)  # type: ignore[arg-type]  # a bad value on purpose
     assert str(caught.value) == "card 9: a card is written as a string such as '9S'"
 
 
@@ -86,7 +86,7 @@ def test_error_messages_quote_at_most_40_characters(code: object, quoted: str) -
     """A bad value is quoted whole up to 40 characters and cut to 39 and an ellipsis beyond, so
     a message never echoes a huge input; an int too long for Python to write is named."""
     with pytest.raises(CardError) as caught:
-        Card.parse(code)  # type: ignore[arg-type]
+        Card.parse(code)  # type: ignore[arg-type]  # bad values on purpose
     reason = (
         "a card is written as a string such as '9S'"
         if isinstance(code, int)

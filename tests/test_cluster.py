@@ -25,9 +25,17 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    """A LocalCluster of two single-threaded worker processes; yields its address."""
+    """A LocalCluster of two single-threaded worker processes; yields its address.
+
+    Its scheduler serves HTTP (health, metrics) even with the dashboard off, on port 8787
+    unless told otherwise, and warns (an error here) when another cluster on the machine has
+    that port: it gets a port of its own on the loopback address, the dashboard still off."""
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
     ) as local:
         yield local.scheduler_address
 

@@ -241,6 +241,46 @@ def test_a_broken_link_is_found(tmp_path: Path) -> None:
     ]
 
 
+HERE = Path(__file__)
+ROOT = HERE.parent.parent
+CITED = re.compile(r"docs/(rules|api)\.md#([\w-]+)")
+
+
+def citations() -> list[tuple[str, str, str]]:
+    """Every `docs/rules.md#...` or `docs/api.md#...` citation in the code, the page, the tests
+    and the benchmarks: (file, document, anchor)."""
+    found = []
+    for folder in ("src", "tests", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in {".py", ".js", ".css", ".html"} or "__pycache__" in path.parts:
+                continue
+            text = path.read_text()
+            found += [(path.name, doc, anchor) for doc, anchor in CITED.findall(text)]
+    return found
+
+
+def test_every_citation_of_the_docs_resolves() -> None:
+    """Code, page, tests and benchmarks cite our own docs, never a contract outside the repository:
+    each `docs/....md#anchor` they name is a heading or an `<a id>` of that document."""
+    assert len(citations()) > 20
+    known = {doc: anchors((ROOT / "docs" / f"{doc}.md").read_text()) for doc in ("rules", "api")}
+    missing = [f"{name}: docs/{doc}.md#{anchor}" for name, doc, anchor in citations()
+               if anchor not in known[doc]]  # fmt: skip
+    assert missing == []
+
+
+def test_nothing_cites_the_spec() -> None:
+    """The contract outside the repository is never cited: a clone could not follow it."""
+    citing = []
+    for folder in ("src", "tests", "benchmarks", "docs"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in {".py", ".js", ".css", ".html", ".md"} or path == HERE:
+                continue
+            if "SPEC" in path.read_text():
+                citing.append(str(path.relative_to(ROOT)))
+    assert citing == []
+
+
 # -- the shapes and examples of docs/api.md, against the server ----------------------------------
 
 

@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -24,8 +23,8 @@ from cardwar.engine import MAX_SEED
 from cardwar.web.errors import RateLimited
 from cardwar.web.limits import Estimates
 
-from conftest import ClientFactory, LiveServer
-from helpers import scores
+from conftest import HANG_S, ClientFactory, LiveServer
+from helpers import LongRunGate, RoundWaiters, scores
 
 ENDLESS = {"battle_limit": None, "gather": "table", "war_down": 0}  # seed 39: 3,000,000+ battles
 
@@ -329,7 +328,8 @@ def test_old_rounds_are_pruned_and_scoreboards_keep_their_totals(
     restarted.cookies.set("cardwar_player", cookie)
     assert rounds_stored(db_path) == []
     me = restarted.get("/api/me").json()
-    assert me["scoreboard"] == scores(won=1)
+    you = {"name": "You", "won": 1, "lost": 0, "drawn": 0}
+    assert me["scoreboard"] == {**scores(won=1), "people": [you]}  # You's tally is kept too
     assert me["round"] is None
     assert restarted.get(f"/api/rounds/{abandoned['id']}").status_code == 404
 
@@ -368,9 +368,8 @@ def test_a_round_loads_from_its_snapshot_without_replaying(
 
     monkeypatch.setattr(persist, "rebuild", no_replay)
     monkeypatch.setattr(Round, "play", no_replay)
-    started = time.perf_counter()
+    # How fast such a read is (under 500 ms) is benchmarks/hostile.py's to measure.
     again = client.get(f"/api/rounds/{data['id']}").json()
-    assert time.perf_counter() - started < 0.5
     assert again["battles"] == 20_000
 
 
@@ -379,13 +378,15 @@ def test_one_long_run_at_a_time_per_browser(make_client: ClientFactory) -> None:
     client = make_client()
     long_round = deal(client, rules=ENDLESS, seed=39)["id"]
     other_round = deal(client, rules=ENDLESS, seed=28)["id"]
-    with ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(1) as pool, LongRunGate(client) as gate:
         first = pool.submit(
             client.post, f"/api/rounds/{long_round}/battles", json={"count": 100_000}
         )
-        time.sleep(0.15)
+        gate.reached()  # the first long run is being played, for as long as the gate is shut
         second = client.post(f"/api/rounds/{other_round}/battles", json={"count": 50_000})
         click = client.post(f"/api/rounds/{other_round}/battles", json={"count": 1})
+        assert not first.done()
+        gate.open()
         assert first.result().status_code == 200
     assert second.status_code == 429
     assert second.json()["detail"].startswith("battles: one long run at a time")
@@ -399,39 +400,43 @@ def test_a_long_run_never_holds_up_another_rounds_click(make_client: ClientFacto
     client = make_client()
     long_round = deal(client, rules=ENDLESS, seed=39)["id"]
     others = [deal(client, seed=n)["id"] for n in range(29)]
-    with ThreadPoolExecutor(1) as pool:
+    with ThreadPoolExecutor(1) as pool, LongRunGate(client) as gate:
         running = pool.submit(
             client.post, f"/api/rounds/{long_round}/battles", json={"count": 100_000}
         )
-        time.sleep(0.1)
+        gate.reached()  # the long run goes on until the gate opens
         clicks = [client.post(f"/api/rounds/{rid}/battles", json={"count": 1}) for rid in others]
         busy = client.post(f"/api/rounds/{long_round}/battles", json={"count": 1})
+        assert not running.done()  # every click was answered while the long run was under way
+        gate.open()
         assert running.result().status_code == 200
     assert [click.status_code for click in clicks] == [200] * len(others)
     assert all("content-length" in click.headers for click in clicks)
-    if busy.status_code != 200:  # the long run may already be over
-        assert busy.status_code == 429
-        assert busy.json()["detail"].startswith("battles: this round is busy with a long run")
+    assert busy.status_code == 429
+    assert busy.json()["detail"].startswith("battles: this round is busy with a long run")
 
 
 def test_a_click_waits_out_a_short_request_on_its_round(make_client: ClientFactory) -> None:
     """A chance estimate or a read holding the round for a moment makes a click wait, never
     fail: only a long run of the same round is answered 429."""
     client = make_client()
-    games = client.app.app.state.games  # type: ignore[attr-defined]
+    games = client.app.app.state.games  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
     round_id = deal(client, seed=2)["id"]
     held = threading.Event()
+    waiters: list[RoundWaiters] = []
 
     def hold() -> None:
         with games._holding(round_id, wait=True):
+            waiters.append(RoundWaiters(client, round_id))
             held.set()
-            time.sleep(0.3)
+            waiters[0].wait_for(1)  # let go only once the click waits for the round
 
-    holder = threading.Thread(target=hold)
-    holder.start()
-    held.wait(5)
-    click = client.post(f"/api/rounds/{round_id}/battles", json={"count": 1})
-    holder.join()
+    with ThreadPoolExecutor(1) as pool:
+        holder = pool.submit(hold)
+        assert held.wait(HANG_S)
+        click = client.post(f"/api/rounds/{round_id}/battles", json={"count": 1})
+        holder.result()
+    assert waiters[0].tries == [False, True]  # tried at once, then waited for its turn
     assert click.status_code == 200 and click.json()["round"]["battles"] == 1
 
 
@@ -439,7 +444,7 @@ def test_each_round_has_a_lock_of_its_own(make_client: ClientFactory) -> None:
     """A round held by a request never makes another round wait, however many rounds there
     are (locks were once shared by stripes of rounds, and a click met someone's long run)."""
     client = make_client()
-    games = client.app.app.state.games  # type: ignore[attr-defined]
+    games = client.app.app.state.games  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
     held = deal(client, seed=1)["id"]
     others = [deal(client, seed=n)["id"] for n in range(2, 30)]
     others += [f"missing-{n}" for n in range(300)]  # ids no round has: a lock each all the same
@@ -461,6 +466,8 @@ def test_chance_estimates_take_turns_and_a_full_line_is_turned_away() -> None:
         happened: list[str] = []
         release = asyncio.Event()
 
+        turned_away = asyncio.Event()
+
         async def estimate(name: str) -> None:
             try:
                 async with gate.turn():
@@ -468,10 +475,10 @@ def test_chance_estimates_take_turns_and_a_full_line_is_turned_away() -> None:
                     await release.wait()
             except RateLimited as refused:
                 happened.append(f"{name} refused: {refused}")
+                turned_away.set()
 
         tasks = [asyncio.create_task(estimate(name)) for name in "abcd"]
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        await turned_away.wait()  # d is turned away: a is in, b and c fill the line
         happened.append("released")
         release.set()
         await asyncio.gather(*tasks)
@@ -524,6 +531,7 @@ def test_serve_help_documents_every_option(live_server: LiveServer) -> None:
 
 def test_the_live_server_sends_no_server_header(live_server: LiveServer) -> None:
     """uvicorn's own `server` header is switched off; the security headers are on."""
-    response = httpx.get(live_server.url + "/")
+    with live_server.client() as http:
+        response = http.get("/")
     assert "server" not in response.headers
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]

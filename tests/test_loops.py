@@ -70,7 +70,8 @@ def test_loop_watch_memory_stays_flat_however_long_the_round() -> None:
 
 
 def test_a_safety_cap_ends_an_endless_round_as_a_battle_limit() -> None:
-    """The server's cap ends a round that has no battle limit, as a limit ending (SPEC §7)."""
+    """The server's cap ends a round that has no battle limit, as a limit ending
+    (docs/rules.md#safety-cap)."""
     rules = Rules.from_dict({"battle_limit": None, "gather": "table", "war_down": 0})
     round_ = Round(rules, seed=39, cap=250)
     round_.play()

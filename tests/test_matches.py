@@ -4,7 +4,6 @@ and looking back at a round: replaying any battle, and its story."""
 from __future__ import annotations
 
 import itertools
-import time
 from typing import Any
 
 import pytest
@@ -303,8 +302,7 @@ def test_a_long_rounds_story_has_at_most_400_points(make_client: ClientFactory) 
     endless = {"battle_limit": None, "gather": "table", "war_down": 0}
     data = client.post("/api/rounds", json={"rules": endless, "seed": 39}).json()
     client.post(f"/api/rounds/{data['id']}/battles", json={"count": 6000})
-    started = time.perf_counter()
+    # How soon a long round's story comes (under 10 s) is benchmarks/hostile.py's to measure.
     story = client.get(f"/api/rounds/{data['id']}/story").json()
-    assert time.perf_counter() - started < 10
     assert story["battles"] == 6000 and 300 <= len(story["points"]) <= 401
     assert story["points"][-1]["battle"] == 6000

@@ -13,7 +13,7 @@ def test_records_are_immutable() -> None:
     """A battle record cannot be changed after the engine hands it out."""
     battle = dealt(CLASSIC, "9S 2C", "8H 3C").play_battle()
     with pytest.raises(AttributeError):
-        battle.winner = 1  # type: ignore[misc]
+        battle.winner = 1  # type: ignore[misc]  # a write refused on purpose
 
 
 def test_a_battle_record_as_json() -> None:

@@ -1,4 +1,4 @@
-"""Rules, presets and their validation (SPEC §5)."""
+"""Rules, presets and their validation (docs/rules.md#house-rules, #presets)."""
 
 import json
 from typing import Any
@@ -22,8 +22,8 @@ def test_classic_is_the_seed_table() -> None:
     assert classic.cards_per_hand == 26
 
 
-def test_presets_are_what_the_spec_says() -> None:
-    """Each preset differs from classic exactly as SPEC §5 describes."""
+def test_presets_are_what_the_rules_say() -> None:
+    """Each preset differs from classic exactly as docs/rules.md#presets describes."""
     classic = Rules()
     assert Rules.preset("traditional") == Rules(
         war_down=3, shortage=Shortage.LAST_CARD, battle_limit=None
@@ -114,7 +114,7 @@ def test_bad_rules_name_the_field(fields: dict[str, Any], message: str) -> None:
 def test_rules_must_be_an_object() -> None:
     """Rules given as a list rather than fields are refused with a message."""
     with pytest.raises(RulesError) as caught:
-        Rules.from_dict([1, 2])  # type: ignore[arg-type]
+        Rules.from_dict([1, 2])  # type: ignore[arg-type]  # a bad value on purpose
     assert str(caught.value) == 'rules: must be an object of rule fields, such as {"war_down": 3}'
 
 
@@ -144,14 +144,14 @@ def test_rules_are_frozen() -> None:
     """A Rules value cannot be changed after it is made."""
     rules = Rules()
     with pytest.raises(AttributeError):
-        rules.war_down = 3  # type: ignore[misc]
+        rules.war_down = 3  # type: ignore[misc]  # a write refused on purpose
 
 
 @pytest.mark.parametrize("name", [None, ["classic"], "Classic"])
 def test_a_preset_is_named_exactly(name: object) -> None:
     """Only a preset's own name, as a string, picks it; anything else is refused the same way."""
     with pytest.raises(RulesError) as caught:
-        Rules.preset(name)  # type: ignore[arg-type]
+        Rules.preset(name)  # type: ignore[arg-type]  # bad values on purpose
     assert str(caught.value) == (
         f"preset {name!r}: unknown, must be one of classic, traditional, peace, timed, short"
     )

@@ -33,7 +33,7 @@ def run_json(*argv: str) -> dict[str, Any]:
     return data
 
 
-def test_simulate_prints_the_figures_the_spec_asks_for() -> None:
+def test_simulate_prints_the_figures_the_readme_promises() -> None:
     """games, wins per seat, draws, reasons, battles (mean, median, p90, max), wars a round,
     seconds and battles a second; the same seed gives the same figures."""
     data = run_json("simulate", "--games", "20000", "--seed", "1")

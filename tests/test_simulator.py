@@ -100,7 +100,7 @@ def test_the_simulator_agrees_with_the_engine_round_by_round() -> None:
         player = players.setdefault(rules, DealPlayer(rules))
         expected = engine_result(rules, deal)
         assert simulator_result(player, deal) == expected, (rules, deal)
-        seen[expected[1]] += 1  # type: ignore[index]
+        seen[expected[1]] += 1  # type: ignore[index]  # the reason is known to be a Reason here
         tables[rules.players] += 1
     # The cases reach every ending that needs no clock, and every size of table.
     assert set(seen) == set(Reason) - {Reason.TIME_UP}
@@ -109,7 +109,8 @@ def test_the_simulator_agrees_with_the_engine_round_by_round() -> None:
 
 
 def test_a_loop_ends_at_its_first_repeat_on_a_full_deck() -> None:
-    """The SPEC's loop example: table order, no limit, seed 28 loops after 133 battles."""
+    """The loop example of docs/rules.md#loops: table order, no limit, seed 28 loops after 133
+    battles."""
     rules = Rules.from_dict({"battle_limit": None, "gather": "table"})
     deal = [list(pile) for pile in Round(rules, seed=28).deal]
     got = DealPlayer(rules).play(deal)

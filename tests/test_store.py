@@ -16,7 +16,8 @@ import pytest
 
 from cardwar import Outcome, Reason, Round, RoundOverError, Rules
 from cardwar.persist import from_history, history, rebuild, resume
-from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store
+from cardwar.web.seats import DEFAULT_SEATS, Seat
+from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store, Tally
 
 from helpers import dealt
 
@@ -299,8 +300,11 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) 
             assert row is not None and row.snapshot is not None
             assert (row.player, row.created_at) == (player, 5.0)
             assert state(resume(row.snapshot)) == state(live)
-        assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2)
-        assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0)
+        # ... and "You", the only person an older file knew, the same tally.
+        you = Tally("You", won=1, lost=1, drawn=2)
+        assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2, people=(you,))
+        you = Tally("You", won=0, lost=1, drawn=0)
+        assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0, people=(you,))
         assert store.integrity() == "ok"
         store.close()
 
@@ -336,7 +340,8 @@ def test_a_file_from_before_matches_opens_whole(files: Files) -> None:
     old_file(files.path, {"r1": ("p1", ROUNDS["all_cards"]())})
     for _ in range(2):
         store = files.open()
-        assert store.scoreboard("p1") == Scoreboard(2, 0, 0, matches_won=0, matches_lost=0)
+        you = Tally("You", won=2, lost=0, drawn=0)
+        assert store.scoreboard("p1") == Scoreboard(2, 0, 0, 0, 0, people=(you,))
         assert store.get_match("m1") == MatchRow("m1", "p1", 3, CLASSIC.to_dict(), (), (), 0)
         row = store.get("r1")
         assert row is not None and row.snapshot is not None and row.match_id is None
@@ -366,6 +371,43 @@ def test_scores_add_up_per_player_and_survive_a_reopen(files: Files, store: Stor
     store = files.reopen(store)
     assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=1)
     assert store.scoreboard("p2") == Scoreboard(won=0, lost=0, drawn=1)
+
+
+def test_seats_are_kept_per_round_match_and_player(files: Files, store: Store) -> None:
+    """The seats of a round, a match and a player's house rules come back as stored, after a
+    reopen too; a row that never had any says so (None), and a choice of rules alone keeps the
+    player's seats."""
+    mia, bo = Seat("person", "Mia"), Seat("person", "Bo")
+    store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0, seats=(mia, bo))
+    store.insert("r2", "p1", Round(CLASSIC, seed=2), created_at=1.0)
+    store.insert_match("m1", "p1", 3, CLASSIC.to_dict(), 7, 1.0, (mia, bo, *DEFAULT_SEATS[2:]))
+    store.set_house_rules("p1", CLASSIC.to_dict(), (mia, bo, *DEFAULT_SEATS[2:]))
+    store.set_house_rules("p1", TIMED.to_dict())
+    for opened in (store, files.open()):
+        first, second = opened.get("r1"), opened.get("r2")
+        assert first is not None and first.seats == (mia, bo)
+        assert second is not None and second.seats is None
+        match = opened.get_match("m1")
+        assert match is not None and match.seats == (mia, bo, *DEFAULT_SEATS[2:])
+        assert opened.seats("p1") == (mia, bo, *DEFAULT_SEATS[2:])
+        assert opened.house_rules("p1") == TIMED.to_dict()
+        assert opened.seats("p2") is None
+
+
+def test_tallies_add_up_per_name_case_aside_in_the_saves_transaction(store: Store) -> None:
+    """Each (name, score) a save carries adds one to that name's tally at the round's player,
+    "mia" and "Mia" being one person shown as last written; a round with no player tallies for
+    nobody; a save refused leaves every tally as it was."""
+    for round_id, player in [("a", "p1"), ("b", "p1"), ("c", None)]:
+        store.insert(round_id, player, Round(CLASSIC, seed=1), created_at=1.0)
+    store.update("a", ROUNDS["all_cards"](), score="won", people=[("mia", "won"), ("Bo", "lost")])
+    store.update("b", ROUNDS["both_short"](), people=[("Mia", "drawn")])
+    store.update("c", ROUNDS["all_cards"](), people=[("Zed", "won")])
+    expected = (Tally("Bo", 0, 1, 0), Tally("Mia", 1, 0, 1))
+    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0, people=expected)
+    with pytest.raises(KeyError, match="tied"):
+        store.update("a", ROUNDS["all_cards"](), score="won", people=[("Mia", "tied")])
+    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0, people=expected)
 
 
 def test_a_save_with_an_unknown_score_changes_nothing(store: Store) -> None:
@@ -447,7 +489,7 @@ def test_a_prune_that_fails_removes_nothing(store: Store) -> None:
     """Pruning is one transaction: when its second half fails, the rounds it removed are back."""
     store.insert("old", "p1", Round(CLASSIC, seed=1), created_at=100.0)
     with pytest.raises(sqlite3.Error):
-        store.prune(rounds_before=200.0, players_before=object())  # type: ignore[arg-type]
+        store.prune(rounds_before=200.0, players_before=object())  # type: ignore[arg-type]  # a bad value on purpose
     assert store.get("old") is not None
     assert store.prune(rounds_before=200.0, players_before=0.0) == (1, 0)
 

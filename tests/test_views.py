@@ -1,4 +1,4 @@
-"""The API's view of a round: nothing a player may not see yet (docs/api.md#a-round)."""
+"""The API's view of a round: nothing a player may not see yet (docs/api.md#the-round)."""
 
 from cardwar import Round, Rules
 from cardwar.web.views import round_view

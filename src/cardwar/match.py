@@ -1,4 +1,4 @@
-"""A match: best of 1, 3 or 5 rounds, draws not counting (SPEC §5)."""
+"""A match: best of 1, 3 or 5 rounds, draws not counting (docs/rules.md#matches)."""
 
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ class Battle(NamedTuple):
         )
 
     def to_dict(self) -> dict[str, object]:
-        """The record as plain JSON values (the API's battle record, docs/api.md#battles)."""
+        """The record as plain JSON values (docs/api.md#the-battle-record)."""
         return {
             "number": self.number,
             "steps": [

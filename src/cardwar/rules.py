@@ -53,7 +53,7 @@ class Rules:
 
     The choices may be given as their enum members or as the plain strings that JSON carries
     (`Rules(gather="table")`); the value always holds the enum members. Every field is checked
-    as the value is made, with a message naming it (docs/rules.md#rules-and-presets).
+    as the value is made, with a message naming it (docs/rules.md#house-rules).
     """
 
     players: int

@@ -63,7 +63,7 @@ def check_games(games: object) -> int:
 def check_workers(workers: object) -> int:
     """`workers` if it is 1 up to the cores here; RulesError naming it otherwise."""
     # numba sets this from the cores at import; its config module is not typed.
-    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # numba does not type its config module
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= most:
         raise RulesError(f"workers: must be a whole number from 1 to {most}, not {workers!r}")
     return workers

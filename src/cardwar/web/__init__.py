@@ -1,4 +1,4 @@
-"""The web game: the HTTP API of SPEC §7 and the page that plays through it.
+"""The web game: the HTTP API of docs/api.md and the page that plays through it.
 
 `create_app` is imported when first asked for, so that `cardwar.web.settings`, whose defaults
 the command line shows, loads without FastAPI.

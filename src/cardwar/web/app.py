@@ -11,8 +11,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRouter
-from fastapi.staticfiles import StaticFiles
 
+from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
 from cardwar.web.deps import Services
 from cardwar.web.errors import ANSWERS
 from cardwar.web.games import Games
@@ -72,6 +72,7 @@ def create_app(settings: Settings | None = None) -> Guard:
         worker=worker,
         ids=PlayerIds(store.secret()),
         limits=Limits(settings),
+        assets=Assets(settings.static_dir),
     )
     app = FastAPI(
         title="cardwar",
@@ -94,5 +95,9 @@ def create_app(settings: Settings | None = None) -> Guard:
     app.state.estimates = services.limits.estimates
     for kind, answer in ANSWERS.items():
         app.add_exception_handler(kind, answer)
-    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    # The page's versioned files are a route of `pages` (matched first), served from memory;
+    # these are the same files at their plain URLs, for a page or a script that asks there.
+    app.mount("/static", RevalidatedFiles(directory=settings.static_dir), name="static")
+    # JSON and the plain files, compressed as they go; the page's own files come compressed.
+    app.add_middleware(CompressAnswers, minimum_size=500, compresslevel=settings.gzip_level)
     return Guard(app, settings)

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
+from cardwar.web.assets import Assets
 from cardwar.web.games import Games
 from cardwar.web.limits import Limits
 from cardwar.web.matches import Matches
@@ -39,6 +40,7 @@ class Services:
     worker: Worker
     ids: PlayerIds
     limits: Limits
+    assets: Assets
 
     def reply(
         self, content: Any, who: Player | None = None, status_code: int = 200

@@ -31,9 +31,10 @@ from cardwar.records import Battle
 from cardwar.rules import Rules
 from cardwar.story import battle_again, round_story
 from cardwar.web.errors import BattleNotFound, MatchNotFound, RoundNotFound
+from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchUpdate, Store
-from cardwar.web.views import round_view
+from cardwar.web.views import holdings, round_view
 from cardwar.web.workers import Worker, deal_and_look_ahead, here, long_run, render
 
 DAY = 24 * 3600
@@ -41,27 +42,29 @@ DAY = 24 * 3600
 
 @dataclass(slots=True)
 class Live:
-    """A round held in memory with the wall-clock time it started (for timed rounds) and the
-    match it belongs to, if any."""
+    """A round held in memory with the wall-clock time it started (for timed rounds), the
+    match it belongs to, if any, and who sits at its table (names filled in)."""
 
     round: Round
     created_at: float
     match_id: str | None = None
+    seats: tuple[Seat, ...] = ()
 
 
-def score(round_: Round, was_out: int | None) -> str | None:
-    """What a play that was not refused adds to the person's scoreboard: "won", "lost",
-    "drawn" or nothing. Seat 0 knocked out while the others play on has lost, then and there,
-    whatever the computers do after; otherwise the round counts once it ends."""
+def score(round_: Round, was_out: int | None, seat: int = 0) -> str | None:
+    """What a play that was not refused adds to a person's tally: "won", "lost", "drawn" or
+    nothing, for the person at `seat`, who was out since battle `was_out` before it. A person
+    knocked out while the others play on has lost, then and there, whatever the computers do
+    after; otherwise the round counts once it ends."""
     if was_out is not None:
         return None  # counted when the person went out
-    out = round_.out_at[0]
+    out = round_.out_at[seat]
     if out is not None and (round_.outcome is None or out < round_.battles):
         return "lost"
     if round_.outcome is None:
         return None
     winner = round_.outcome.winner
-    return "drawn" if winner is None else "won" if winner == 0 else "lost"
+    return "drawn" if winner is None else "won" if winner == seat else "lost"
 
 
 class RoundLock:
@@ -101,10 +104,13 @@ class Games:
         seed: int | None = None,
         deal: Sequence[Sequence[str]] | None = None,
         match_id: str | None = None,
+        seats: Sequence[Seat] | None = None,
     ) -> dict[str, Any]:
-        """Deal a new round (the server picks the seed when none is given) and store it;
-        returns it in the API's shape. May wait for the worker: call it from a thread."""
+        """Deal a new round (the server picks the seed when none is given) with the four
+        `seats` chosen for it (you against the computers when None) and store it; returns it
+        in the API's shape. May wait for the worker: call it from a thread."""
         full_rules = Rules.choose(preset, rules)
+        table = at_table(check_seats(seats, full_rules.players), full_rules.players)
         if seed is None:
             seed = secrets.randbelow(PAGE_SEEDS)
         round_ = Round(full_rules, seed=seed, deal=deal, cap=self.settings.max_battles)
@@ -119,8 +125,8 @@ class Games:
             )
             round_ = persist.resume(snapshot)
         round_id = secrets.token_urlsafe(16)  # 128 random bits
-        live = Live(round_, self._clock(), match_id)  # a timed round's clock starts at the deal
-        self.store.insert(round_id, player, round_, live.created_at, match_id)
+        live = Live(round_, self._clock(), match_id, table)  # a clock starts at the deal
+        self.store.insert(round_id, player, round_, live.created_at, match_id, table)
         self._remember(round_id, live)
         return self._view(round_id, live)
 
@@ -153,9 +159,9 @@ class Games:
                 return self._view(round_id, live), []
             round_ = live.round
             self._refuse_if_over(round_id, round_)
-            was_out = round_.out_at[0]
+            was_out = list(round_.out_at)
             battles = round_.play(count)
-            self._save(round_id, live, score=score(round_, was_out))
+            self._save(round_id, live, was_out)
             return self._view(round_id, live), battles
 
     def play_long(self, round_id: str, count: int) -> bytes:
@@ -166,9 +172,9 @@ class Games:
             if time_up:
                 return render({"round": self._view(round_id, live), "battles": []})
             self._refuse_if_over(round_id, live.round)
-            was_out = live.round.out_at[0]
+            was_out = list(live.round.out_at)
             shown = self._view(round_id, live)
-            extra = {key: shown[key] for key in ("match_id", "time_left_s")}
+            extra = {key: shown[key] for key in ("match_id", "time_left_s", "seats")}
             self.long_running.add(round_id)
             try:
                 snapshot, body = self.worker.run(
@@ -177,21 +183,23 @@ class Games:
             finally:
                 self.long_running.discard(round_id)
             live.round = persist.resume(snapshot)
-            self._save(round_id, live, score=score(live.round, was_out))
+            self._save(round_id, live, was_out)
             return bytes(body)
 
     def chance(self, round_id: str) -> dict[str, Any]:
-        """Each seat's chance to win the round from where it stands: a certainty once it is
-        over. Call it from a thread: the estimate takes a few milliseconds, GIL released, and
-        is made on a copy, so the round is free for clicks meanwhile."""
+        """Each seat's chance to win the round from where it stands (a certainty once it is
+        over), with what each seat holds of the best cards. Call it from a thread: the
+        estimate takes a few milliseconds, GIL released, and is made on a copy, so the round
+        is free for clicks meanwhile."""
         from cardwar.sim.chance import chance_to_win, settled  # `cardwar serve` loaded it at start
 
         with self._holding(round_id, wait=True):
             round_ = self._current(round_id)[0].round
+            held = holdings(round_)
             if round_.outcome is not None:
-                return settled(round_).to_dict()
+                return {**settled(round_).to_dict(), **held}
             copy = persist.resume(persist.snapshot(round_))
-        return chance_to_win(copy).to_dict()
+        return {**chance_to_win(copy).to_dict(), **held}
 
     def latest(self, player: str) -> tuple[dict[str, Any], Battle | None] | None:
         """The player's most recent round, finished or not, in the API's shape, with the
@@ -286,7 +294,10 @@ class Games:
             raise RoundNotFound.of(round_id)
         # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
         assert row.snapshot is not None  # the store fills in any row from before snapshots
-        live = Live(persist.resume(row.snapshot), row.created_at, row.match_id)
+        round_ = persist.resume(row.snapshot)
+        players = round_.rules.players
+        seats = row.seats if row.seats is not None else at_table(DEFAULT_SEATS, players)
+        live = Live(round_, row.created_at, row.match_id, seats)
         self._remember(round_id, live)
         return live
 
@@ -315,15 +326,26 @@ class Games:
             left = round(max(0.0, limit - (self._clock() - live.created_at)), 1)
         shown["match_id"] = live.match_id
         shown["time_left_s"] = left
+        shown["seats"] = seats_json(live.seats)
         return shown
 
-    def _save(self, round_id: str, live: Live, *, score: str | None) -> None:
+    def _save(self, round_id: str, live: Live, was_out: Sequence[int | None]) -> None:
+        """Store the round after a play that was not refused, with what it adds to seat 0's
+        scoreboard and to each person's tally (`was_out`: each seat's `out_at` before it)."""
         round_ = live.round
         match = None
         if live.match_id is not None and round_.outcome is not None:
             match = self._match_after(live.match_id, round_id, round_.outcome.winner)
+        people = [
+            (seat.name, result)
+            for index, seat in enumerate(live.seats)
+            if seat.kind == "person"
+            and (result := score(round_, was_out[index], index)) is not None
+        ]
         try:
-            self.store.update(round_id, round_, score=score, match=match)
+            self.store.update(
+                round_id, round_, score=score(round_, was_out[0]), people=people, match=match
+            )
         except BaseException:
             # The live round is now ahead of the file: forget it, so the next request resumes
             # the round exactly as stored.
@@ -354,7 +376,7 @@ class Games:
             return False
         if self._clock() - live.created_at < limit:
             return False
-        was_out = live.round.out_at[0]
+        was_out = list(live.round.out_at)
         live.round.call_time()
-        self._save(round_id, live, score=score(live.round, was_out))
+        self._save(round_id, live, was_out)
         return True

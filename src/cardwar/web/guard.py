@@ -16,10 +16,12 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-# No inline script or style anywhere: the page is files from this server and nothing else.
+# No inline script or style anywhere: the page is files from this server and nothing else, its
+# manifest and service worker included (`manifest-src` would fall back to `default-src 'none'`).
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "connect-src 'self'; manifest-src 'self'; worker-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
 )
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
@@ -28,6 +30,9 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-resource-policy", b"same-origin"),
 ]
+# An answer that does not say how long it may be kept (every API answer, every error) is not
+# kept at all: a round, a scoreboard, a refusal are each true only now.
+NOT_KEPT = (b"cache-control", b"no-store")
 CHANGES = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -45,7 +50,7 @@ class Guard:
     Refuses a Host the server does not listen on (400, against DNS rebinding), a state-changing
     request whose body is not `application/json` (415), and a body over the cap (413, before it
     is read whole: a body is read up to the cap and handed on from memory). Adds the security
-    headers to every answer.
+    headers to every answer, and `Cache-Control: no-store` to any that does not say otherwise.
     """
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
@@ -61,7 +66,10 @@ class Guard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                headers = [*message.get("headers", []), *SECURITY_HEADERS]
+                if not any(key.lower() == b"cache-control" for key, _ in headers):
+                    headers.append(NOT_KEPT)
+                message["headers"] = headers
             await send(message)
 
         headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}

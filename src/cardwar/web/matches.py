@@ -7,7 +7,7 @@ match as it ends); this is what a match adds around them.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardwar.engine import check_seed
@@ -15,6 +15,7 @@ from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
 from cardwar.rules import Rules
 from cardwar.web.errors import MatchNotFound, MatchNotYours, MatchOver
 from cardwar.web.games import Games
+from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.store import MatchRow, Store
 
 
@@ -33,19 +34,24 @@ class Matches:
         preset: str = "classic",
         rules: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        seats: Sequence[Seat] | None = None,
     ) -> dict[str, Any]:
-        """Start a match of `best_of` rounds under the given rules, and deal its first round;
-        returns the match in the API's shape, with that round. The match's seed deals every
-        round (the server picks one when none is given). Call it from a thread."""
+        """Start a match of `best_of` rounds under the given rules and with the four `seats`
+        chosen (you against the computers when None), and deal its first round; returns the
+        match in the API's shape, with that round. The match's seed deals every round (the
+        server picks one when none is given), and its seats sit at every round. Call it from a
+        thread."""
         check_best_of(best_of)
         chosen = Rules.choose(preset, rules)
+        checked = check_seats(seats, chosen.players)
         seed = check_seed(seed) if seed is not None else secrets.randbelow(PAGE_SEEDS)
         match_id = secrets.token_urlsafe(16)
         now = self.games.settings.clock()
-        self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, now)
+        self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, now, checked)
         round_ = self.games.create(
-            player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id
-        )
+            player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id,
+            seats=checked,
+        )  # fmt: skip
         return {**self.get(match_id), "round": round_}
 
     def next_round(self, match_id: str, player: str | None) -> dict[str, Any]:
@@ -67,7 +73,9 @@ class Matches:
                 "before dealing the next"
             )
         seed = round_seed(row.seed, len(row.rounds))
-        round_ = self.games.create(player, rules=row.rules, seed=seed, match_id=match_id)
+        round_ = self.games.create(
+            player, rules=row.rules, seed=seed, match_id=match_id, seats=row.seats
+        )
         return {**self.get(match_id), "round": round_}
 
     def get(self, match_id: str) -> dict[str, Any]:
@@ -91,6 +99,7 @@ class Matches:
             "leader": match.leader,
             "winner": match.winner,
             "over": match.over,
+            "seats": seats_json(at_table(row.seats or DEFAULT_SEATS, row.rules["players"])),
         }
 
     def current_id(self, player: str, latest: dict[str, Any] | None) -> str | None:

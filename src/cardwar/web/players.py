@@ -1,5 +1,6 @@
 """The server's players: who a browser is, by the signed anonymous id in its cookie, and what the
-server keeps for it (its house rules, its match length and its scoreboard)."""
+server keeps for it (its house rules with the seats at its table, its match length and its
+scoreboard)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardwar.errors import RulesError
 from cardwar.match import check_best_of
 from cardwar.rules import Rules
+from cardwar.web.seats import DEFAULT_SEATS, SEATS, Seat, check_seats
 from cardwar.web.store import Scoreboard, Store
 
 
@@ -54,6 +56,12 @@ class Players:
         except RulesError:  # stored by an older version with other limits: start afresh
             return Rules.preset("classic")
 
+    def seats(self, player: str) -> tuple[Seat, ...]:
+        """The four seats the player chose, seat 0 first (you against the computers until they
+        choose)."""
+        stored = self.store.seats(player)
+        return stored if stored is not None and len(stored) == SEATS else DEFAULT_SEATS
+
     def best_of(self, player: str) -> int:
         """How many rounds the player's matches last: 1 (single rounds), 3 or 5."""
         return self.store.best_of(player)
@@ -65,16 +73,20 @@ class Players:
         preset: str = "classic",
         rules: Mapping[str, Any] | None = None,
         best_of: int | None = None,
-    ) -> tuple[Rules, int]:
-        """Check and remember the player's choice of rules, and of match length when given
-        (left as it was when not); returns the rules filled in and the match length."""
+        seats: Sequence[Seat] | None = None,
+    ) -> tuple[Rules, int, tuple[Seat, ...]]:
+        """Check and remember the player's choice of rules, and of match length and seats when
+        given (left as they were when not); returns the rules filled in, the match length and
+        the seats. The seats kept are checked against the rules chosen, as new ones are: a
+        table of three must not seat two people of the same name."""
         chosen = Rules.choose(preset, rules)
         if best_of is not None:
             check_best_of(best_of)
-        self.store.set_house_rules(player, chosen.to_dict())
+        kept = check_seats(self.seats(player) if seats is None else seats, chosen.players)
+        self.store.set_house_rules(player, chosen.to_dict(), kept)
         if best_of is not None:
             self.store.set_best_of(player, best_of)
-        return chosen, self.store.best_of(player)
+        return chosen, self.store.best_of(player), kept
 
     def scoreboard(self, player: str) -> Scoreboard:
         """The player's rounds won, lost and drawn."""

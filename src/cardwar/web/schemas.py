@@ -1,9 +1,9 @@
-"""The API's request and response shapes (SPEC §7), separate from domain values and rows."""
+"""The API's request and response shapes (docs/api.md), separate from domain values and rows."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -19,6 +19,7 @@ from pydantic_core import PydanticCustomError
 from cardwar.engine import MAX_SEED
 from cardwar.match import BEST_OF
 from cardwar.rules import PRESETS, describe_fields
+from cardwar.web.seats import MAX_NAME, SEATS, Seat
 
 MAX_COUNT = 100_000
 
@@ -80,6 +81,50 @@ def _one_of_presets(field: dict[str, Any]) -> None:
     field["enum"] = list(PRESETS)
 
 
+class SeatIn(BaseModel):
+    """Who plays one seat: a person or the computer, and the name it goes by."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["person", "computer"] = Field(description="seat 0 is always 'person'")
+    name: StrictStr = Field(
+        "",
+        description=f"at most {MAX_NAME} characters once trimmed, no control characters; empty "
+        "for the default (You, Computer, Computer N, Player N+1)",
+    )
+
+    def seat(self) -> Seat:
+        """The seat as the server's own value."""
+        return Seat(self.kind, self.name)
+
+
+def _four_seats(value: list[SeatIn]) -> list[SeatIn]:
+    if len(value) != SEATS:
+        raise PydanticCustomError(
+            "seats", "must list exactly {want} seats, seat 0 first, not {got}",
+            {"want": SEATS, "got": len(value)},
+        )  # fmt: skip
+    return value
+
+
+# Always four, seat 0 first; those beyond the rules' players are kept, unused.
+Seats = Annotated[
+    list[SeatIn],
+    AfterValidator(_four_seats),
+    Field(json_schema_extra={"minItems": SEATS, "maxItems": SEATS}),
+]
+SEATS_FIELD = Field(
+    None,
+    description="who plays each seat, seat 0 first: exactly 4, those beyond the rules' players "
+    "unused; names of the seats in play must differ, case aside",
+)
+
+
+def seat_values(seats: list[SeatIn] | None) -> tuple[Seat, ...] | None:
+    """A body's seats as the server's own values (None when the body left them out)."""
+    return None if seats is None else tuple(seat.seat() for seat in seats)
+
+
 class RulesChoice(BaseModel):
     """A preset and the rule fields that override it: how every body names its rules."""
 
@@ -112,6 +157,7 @@ class NewRound(RulesChoice):
         "first, such as ['9S', 'KD']; no card twice",
         json_schema_extra=_nullable(DEAL_SCHEMA),
     )
+    seats: Seats | None = SEATS_FIELD
 
 
 class NewMatch(RulesChoice):
@@ -119,6 +165,7 @@ class NewMatch(RulesChoice):
 
     best_of: BestOf = Field(3, description="1, 3 or 5; draws do not count")
     seed: StrictInt | None = SEED
+    seats: Seats | None = SEATS_FIELD
 
 
 class NoBody(BaseModel):
@@ -133,6 +180,11 @@ class ChooseHouseRules(RulesChoice):
 
     best_of: BestOf | None = Field(
         None, description="1 (single rounds), 3 or 5; null or missing keeps the current choice"
+    )
+    seats: Seats | None = Field(
+        None,
+        description="who plays each seat, seat 0 first: exactly 4; null or missing keeps the "
+        "current choice",
     )
 
 
@@ -161,7 +213,7 @@ class PlayBattles(BaseModel):
 
 
 class RulesOut(BaseModel):
-    """Every rule of SPEC §5, filled in."""
+    """Every rule field (docs/rules.md#house-rules), filled in."""
 
     players: int
     hand_size: int | None
@@ -175,10 +227,17 @@ class RulesOut(BaseModel):
 
 
 class OutcomeOut(BaseModel):
-    """How a round ended: the winning seat (null for a draw) and the SPEC §4 reason."""
+    """How a round ended: the winning seat (null for a draw) and why (docs/rules.md#endings)."""
 
     winner: int | None
     reason: str
+
+
+class SeatOut(BaseModel):
+    """Who plays a seat, and its name."""
+
+    kind: str = Field(description="'person' or 'computer'")
+    name: str
 
 
 class RoundOut(BaseModel):
@@ -203,6 +262,9 @@ class RoundOut(BaseModel):
     match_id: str | None = Field(None, description="the match the round belongs to, if any")
     time_left_s: float | None = Field(
         None, description="seconds left on the round's clock; null with none, or once over"
+    )
+    seats: list[SeatOut] = Field(
+        description="who plays each seat in play, seat 0 first, names filled in"
     )
 
 
@@ -233,14 +295,25 @@ class BattlesOut(BaseModel):
     battles: list[BattleOut]
 
 
+class PersonOut(BaseModel):
+    """The rounds one person, by name, won, lost and drew at this browser's table."""
+
+    name: str
+    won: int
+    lost: int
+    drawn: int
+
+
 class ScoreboardOut(BaseModel):
-    """Rounds and matches finished by this browser's anonymous player id."""
+    """Rounds and matches finished by this browser's anonymous player id (seat 0's), and a
+    tally per person's name."""
 
     won: int
     lost: int
     drawn: int
     matches_won: int
     matches_lost: int
+    people: list[PersonOut] = Field(description="a tally per person's name, by name case aside")
 
 
 class HouseRulesOut(BaseModel):
@@ -249,6 +322,9 @@ class HouseRulesOut(BaseModel):
     preset: str | None = Field(description="the preset these rules are exactly, or null")
     rules: RulesOut
     best_of: int = Field(description="rounds a match lasts: 1 (single rounds), 3 or 5")
+    seats: list[SeatOut] = Field(
+        description="who plays each of the 4 seats, seat 0 first; an empty name is the default"
+    )
 
 
 class MatchRoundOut(BaseModel):
@@ -274,6 +350,7 @@ class MatchOut(BaseModel):
     leader: int | None = Field(description="the seat with most rounds won; null while tied")
     winner: int | None
     over: bool
+    seats: list[SeatOut] = Field(description="who plays each seat in play at every round")
 
 
 class MatchDealtOut(MatchOut):
@@ -339,7 +416,7 @@ class FieldOut(BaseModel):
 
 
 class RulesInfoOut(BaseModel):
-    """The presets of SPEC §5, filled in, and what every rule field allows."""
+    """The presets (docs/rules.md#presets), filled in, and what every rule field allows."""
 
     presets: dict[str, RulesOut]
     fields: dict[str, FieldOut]
@@ -351,15 +428,27 @@ class ErrorOut(BaseModel):
     detail: str
 
 
+class HoldingOut(BaseModel):
+    """What one seat holds of the best cards."""
+
+    cards: int = Field(description="cards in the seat's pile")
+    best: int = Field(description="cards of the best rank: aces, or twos under Peace")
+    high: int = Field(description="cards of the four best ranks: A K Q J, or 2 3 4 5 under Peace")
+
+
 class ChanceOut(BaseModel):
     """Each seat's chance to win from here, over `runs` continuations with every pile's order
-    unknown."""
+    unknown, and what each seat holds of the best cards."""
 
     battles: int
     runs: int
     you: float
     seats: list[float]
     draw: float
+    holdings: list[HoldingOut]
+    best_rank: Literal["A", "2"]
+    best_in_play: int = Field(description="cards of the best rank dealt in this round")
+    high_in_play: int = Field(description="cards of the four best ranks dealt in this round")
 
 
 class SpreadOut(BaseModel):

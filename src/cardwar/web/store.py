@@ -1,10 +1,11 @@
 """Rounds and players in SQLite: one file, WAL mode, readable by its owner only.
 
-A round's row holds its history (rules + seed + deal + battles played: enough to rebuild it) and a
-snapshot of where it stands, so loading a round never replays it. A player's row holds the house
-rules they chose and their scoreboard's totals, which outlive the rounds that made them: old
-rounds are pruned, totals are not. Rows are their own types, apart from API schemas and domain
-values.
+A round's row holds its history (rules + seed + deal + battles played: enough to rebuild it), a
+snapshot of where it stands, so loading a round never replays it, and who sits at its table. A
+player's row holds the house rules they chose (the seats with them) and their scoreboard's
+totals, and `people` a tally per person's name at their table: totals outlive the rounds that
+made them (old rounds are pruned, totals are not). Rows are their own types, apart from API
+schemas and domain values.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardwar import persist
 from cardwar.engine import Round
+from cardwar.web.seats import Seat, seats_from_json, seats_json
 
 ROUNDS = """
 CREATE TABLE IF NOT EXISTS rounds (
@@ -59,12 +62,13 @@ CREATE INDEX IF NOT EXISTS matches_by_player ON matches (player, created_at);
 """
 # Columns later versions added to tables an older file already has.
 ADDED_COLUMNS = {
-    "rounds": {"snapshot": "TEXT", "match_id": "TEXT", "cap": "INTEGER"},
-    "matches": {"seed": "INTEGER NOT NULL DEFAULT 0"},
+    "rounds": {"snapshot": "TEXT", "match_id": "TEXT", "cap": "INTEGER", "seats": "TEXT"},
+    "matches": {"seed": "INTEGER NOT NULL DEFAULT 0", "seats": "TEXT"},
     "players": {
         "matches_won": "INTEGER NOT NULL DEFAULT 0",
         "matches_lost": "INTEGER NOT NULL DEFAULT 0",
         "best_of": "INTEGER NOT NULL DEFAULT 1",
+        "seats": "TEXT",
     },
 }
 PLAYERS = """
@@ -88,6 +92,23 @@ SELECT player, SUM(winner IS NOT NULL AND winner = 0), SUM(winner IS NOT NULL AN
        SUM(reason IS NOT NULL AND winner IS NULL), MAX(updated_at)
 FROM rounds WHERE player IS NOT NULL GROUP BY player
 """
+# A tally per person's name (`key`: the name case aside, `name`: as last written), per browser.
+PEOPLE = """
+CREATE TABLE people (
+    player TEXT    NOT NULL,
+    key    TEXT    NOT NULL,
+    name   TEXT    NOT NULL,
+    won    INTEGER NOT NULL DEFAULT 0,
+    lost   INTEGER NOT NULL DEFAULT 0,
+    drawn  INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (player, key)
+);
+"""
+# A file from before names had only "You" at seat 0: its scoreboards are You's tallies.
+PEOPLE_BACKFILL = """
+INSERT INTO people (player, key, name, won, lost, drawn)
+SELECT id, 'you', 'You', won, lost, drawn FROM players WHERE won + lost + drawn > 0
+"""
 
 
 SCORES = {"won": "won", "lost": "lost", "drawn": "drawn"}
@@ -104,17 +125,31 @@ class RoundRow:
     snapshot: dict[str, Any] | None
     created_at: float
     match_id: str | None = None
+    seats: tuple[Seat, ...] | None = None
+    """The seats in play, names filled in; None in a row from before seats."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Rounds one person, by name, won, lost and drew at one browser's table."""
+
+    name: str
+    won: int
+    lost: int
+    drawn: int
 
 
 @dataclass(frozen=True, slots=True)
 class Scoreboard:
-    """Finished rounds and matches of one player, from seat 0's side."""
+    """Finished rounds and matches of one player, from seat 0's side, and a tally per person's
+    name."""
 
     won: int
     lost: int
     drawn: int
     matches_won: int = 0
     matches_lost: int = 0
+    people: tuple[Tally, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +163,8 @@ class MatchRow:
     winners: tuple[int | None, ...]
     rounds: tuple[str, ...]
     seed: int
+    seats: tuple[Seat, ...] | None = None
+    """The four seats chosen for the match; None in a row from before seats."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +220,8 @@ class Store:
                 for column, kind in added.items():
                     if column not in columns:
                         self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            if "people" not in tables:
+                self._db.executescript(f"BEGIN; {PEOPLE}; {PEOPLE_BACKFILL}; COMMIT;")
             self._fill_snapshots()
 
     def _fill_snapshots(self) -> None:
@@ -229,15 +268,16 @@ class Store:
         round_: Round,
         created_at: float,
         match_id: str | None = None,
+        seats: tuple[Seat, ...] | None = None,
     ) -> None:
         """Store a new round, dealt at `created_at` (seconds since the epoch), perhaps one of a
-        match."""
+        match, with its seats in play (names filled in)."""
         history = persist.history(round_)
         with self._lock:
             self._db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
-                " reason, created_at, updated_at, snapshot, match_id, cap)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " reason, created_at, updated_at, snapshot, match_id, cap, seats)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     round_id,
                     player,
@@ -253,6 +293,7 @@ class Store:
                     json.dumps(persist.snapshot(round_)),
                     match_id,
                     history["cap"],
+                    None if seats is None else json.dumps(seats_json(seats)),
                 ),
             )
 
@@ -262,11 +303,13 @@ class Store:
         round_: Round,
         *,
         score: str | None = None,
+        people: Sequence[tuple[str, str]] = (),
         match: MatchUpdate | None = None,
     ) -> None:
         """Record the battles played since, the clock, the outcome once there is one, and where
         the round stands; `score` ("won", "lost" or "drawn") is added to the player's
-        scoreboard, and `match` to the round's match, in the same transaction."""
+        scoreboard, each (name, score) of `people` to that name's tally, and `match` to the
+        round's match, in the same transaction."""
         outcome = round_.outcome
         now = time.time()
         snapshot = json.dumps(persist.snapshot(round_))
@@ -295,6 +338,8 @@ class Store:
                         " updated_at = excluded.updated_at",
                         (now, round_id),
                     )
+                for name, result in people:
+                    self._tally(round_id, name, SCORES[result], now)
                 if match is not None:
                     self._db.execute(
                         "UPDATE matches SET winners = ?, winner = ?, updated_at = ? WHERE id = ?",
@@ -313,6 +358,23 @@ class Store:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+
+    def _tally(self, round_id: str, name: str, column: str, now: float) -> None:
+        # Inside update's transaction. The player is touched too: a tally lives as long as
+        # the player's row (pruning forgets both together).
+        self._db.execute(
+            f"INSERT INTO people (player, key, name, {column})"
+            " SELECT player, ?, ?, 1 FROM rounds WHERE id = ? AND player IS NOT NULL"
+            f" ON CONFLICT (player, key) DO UPDATE SET {column} = {column} + 1,"
+            " name = excluded.name",
+            (name.casefold(), name, round_id),
+        )
+        self._db.execute(
+            "INSERT INTO players (id, updated_at)"
+            " SELECT player, ? FROM rounds WHERE id = ? AND player IS NOT NULL"
+            " ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at",
+            (now, round_id),
+        )
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
@@ -333,14 +395,19 @@ class Store:
         rules: dict[str, Any],
         seed: int,
         at: float,
+        seats: tuple[Seat, ...] | None = None,
     ) -> None:
-        """Store a new match of `best_of` rounds under `rules`, its rounds dealt from `seed`."""
+        """Store a new match of `best_of` rounds under `rules`, its rounds dealt from `seed`
+        with the four `seats` chosen for it."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO matches (id, player, best_of, rules, seed, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match_id, player, best_of, json.dumps(rules), seed, at, at),
-            )
+                "INSERT INTO matches (id, player, best_of, rules, seed, created_at, updated_at,"
+                " seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id, player, best_of, json.dumps(rules), seed, at, at,
+                    None if seats is None else json.dumps(seats_json(seats)),
+                ),
+            )  # fmt: skip
 
     def open_match_id(self, player: str) -> str | None:
         """The id of the player's most recent match when it is still undecided, or None."""
@@ -356,7 +423,7 @@ class Store:
         """The stored match with this id, with its rounds' ids in the order dealt, or None."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id, player, best_of, rules, winners, seed FROM matches WHERE id = ?",
+                "SELECT id, player, best_of, rules, winners, seed, seats FROM matches WHERE id = ?",
                 (match_id,),
             ).fetchone()
             if row is None:
@@ -364,7 +431,7 @@ class Store:
             rounds = self._db.execute(
                 "SELECT id FROM rounds WHERE match_id = ? ORDER BY created_at, rowid", (match_id,)
             ).fetchall()
-        match_id, player, best_of, rules, winners, seed = row
+        match_id, player, best_of, rules, winners, seed, seats = row
         return MatchRow(
             match_id,
             player,
@@ -373,6 +440,7 @@ class Store:
             tuple(json.loads(winners)),
             tuple(str(r[0]) for r in rounds),
             seed,
+            None if seats is None else seats_from_json(json.loads(seats)),
         )
 
     def latest_id(self, player: str) -> str | None:
@@ -388,14 +456,20 @@ class Store:
     # -- players -----------------------------------------------------------------------------
 
     def scoreboard(self, player: str) -> Scoreboard:
-        """Rounds the player won, lost and drew (unfinished rounds do not count), and matches
-        won and lost."""
+        """Rounds the player won, lost and drew (unfinished rounds do not count), matches won
+        and lost, and the tally of each person's name at their table, by name case aside."""
         with self._lock:
             row = self._db.execute(
                 "SELECT won, lost, drawn, matches_won, matches_lost FROM players WHERE id = ?",
                 (player,),
             ).fetchone()
-        return Scoreboard(0, 0, 0) if row is None else Scoreboard(*row)
+            people = self._db.execute(
+                "SELECT name, won, lost, drawn FROM people WHERE player = ? ORDER BY key, name",
+                (player,),
+            ).fetchall()
+        tallies = tuple(Tally(*person) for person in people)
+        won, lost, drawn, matches_won, matches_lost = (0, 0, 0, 0, 0) if row is None else row
+        return Scoreboard(won, lost, drawn, matches_won, matches_lost, tallies)
 
     def house_rules(self, player: str) -> dict[str, Any] | None:
         """The rule fields the player last chose in the House rules panel, or None."""
@@ -405,15 +479,29 @@ class Store:
             ).fetchone()
         return None if row is None or row[0] is None else dict(json.loads(row[0]))
 
-    def set_house_rules(self, player: str, rules: dict[str, Any]) -> None:
-        """Remember the player's choice of rules for their next rounds."""
+    def set_house_rules(
+        self, player: str, rules: dict[str, Any], seats: tuple[Seat, ...] | None = None
+    ) -> None:
+        """Remember the player's choice of rules for their next rounds, and of the four seats
+        (kept as they were when None)."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO players (id, house_rules, updated_at) VALUES (?, ?, ?)"
+                "INSERT INTO players (id, house_rules, seats, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET house_rules = excluded.house_rules,"
-                " updated_at = excluded.updated_at",
-                (player, json.dumps(rules), time.time()),
+                " seats = COALESCE(excluded.seats, seats), updated_at = excluded.updated_at",
+                (
+                    player,
+                    json.dumps(rules),
+                    None if seats is None else json.dumps(seats_json(seats)),
+                    time.time(),
+                ),
             )
+
+    def seats(self, player: str) -> tuple[Seat, ...] | None:
+        """The four seats the player last chose in the House rules panel, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT seats FROM players WHERE id = ?", (player,)).fetchone()
+        return None if row is None or row[0] is None else seats_from_json(json.loads(row[0]))
 
     def best_of(self, player: str) -> int:
         """How many rounds the player's matches last (1, 3 or 5): their Match choice."""
@@ -458,6 +546,11 @@ class Store:
                     " AND NOT EXISTS (SELECT 1 FROM rounds WHERE rounds.player = players.id)",
                     (players_before,),
                 ).rowcount
+                # A player's tallies go with the player, as the scoreboard's totals do.
+                self._db.execute(
+                    "DELETE FROM people"
+                    " WHERE NOT EXISTS (SELECT 1 FROM players WHERE players.id = people.player)"
+                )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -465,12 +558,15 @@ class Store:
         return rounds, players
 
 
-ROW_COLUMNS = "id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap"
+ROW_COLUMNS = (
+    "id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap, seats"
+)
 
 
 def _row(row: tuple[Any, ...]) -> RoundRow:
     """A RoundRow from the ROW_COLUMNS of a row."""
-    round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap = row
+    (round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap,
+     seats) = row  # fmt: skip
     history = {
         "rules": json.loads(rules),
         "seed": seed,
@@ -486,4 +582,5 @@ def _row(row: tuple[Any, ...]) -> RoundRow:
         None if snapshot is None else json.loads(snapshot),
         created_at,
         match_id,
+        None if seats is None else seats_from_json(json.loads(seats)),
     )

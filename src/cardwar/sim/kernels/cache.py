@@ -25,7 +25,7 @@ CORE = Path(cardwar.__file__).resolve().parent
 SOURCES = (*sorted(HERE.glob("*.py")), CORE / "cards.py", CORE / "records.py", CORE / "rules.py")
 
 # Numba 0.60 names these with a leading underscore; newer releases without.
-_Impl: Any = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]
+_Impl: Any = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]  # numba does not type its caching module
 
 
 @cache

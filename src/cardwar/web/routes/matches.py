@@ -8,22 +8,23 @@ from fastapi.responses import JSONResponse
 
 from cardwar.web.deps import MatchesDep, admit_write, current_player, services
 from cardwar.web.routing import body_route, errors, parse
-from cardwar.web.schemas import MatchDealtOut, MatchOut, NewMatch, NoBody
+from cardwar.web.schemas import MatchDealtOut, MatchOut, NewMatch, NoBody, seat_values
 
 router = APIRouter()
 
 
 @body_route(router, "/api/matches", NewMatch, MatchDealtOut, "Start a match", status_code=201)
 async def new_match(request: Request) -> JSONResponse:
-    """Start a match of 1, 3 or 5 rounds under a preset and house rules, and deal its first
-    round. Draws do not count: a drawn round is played again."""
+    """Start a match of 1, 3 or 5 rounds under a preset and house rules, with the people and
+    computers at its table, and deal its first round. Draws do not count: a drawn round is
+    played again."""
     body = parse(NewMatch, await request.body())
     who = current_player(request)
     admit_write("new matches", request, who)
     server = services(request)
     dealt = await run_in_threadpool(
         server.matches.create, who.id, best_of=body.best_of, preset=body.preset,
-        rules=body.rules, seed=body.seed,
+        rules=body.rules, seed=body.seed, seats=seat_values(body.seats),
     )  # fmt: skip
     return server.reply(dealt, who, status_code=201)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import asdict
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -19,14 +20,20 @@ from cardwar.web.deps import (
     services,
 )
 from cardwar.web.routing import body_route, errors, parse
-from cardwar.web.schemas import ChooseHouseRules, HouseRulesOut, MeOut
+from cardwar.web.schemas import ChooseHouseRules, HouseRulesOut, MeOut, seat_values
+from cardwar.web.seats import Seat, seats_json
 
 router = APIRouter()
 
 
-def house_rules_content(rules: Rules, best_of: int) -> dict[str, Any]:
+def house_rules_content(rules: Rules, best_of: int, seats: tuple[Seat, ...]) -> dict[str, Any]:
     """Chosen house rules in the API's shape."""
-    return {"preset": rules.preset_name, "rules": rules.to_dict(), "best_of": best_of}
+    return {
+        "preset": rules.preset_name,
+        "rules": rules.to_dict(),
+        "best_of": best_of,
+        "seats": seats_json(seats),
+    }
 
 
 def me_content(server: Services, player: str) -> dict[str, Any]:
@@ -42,12 +49,15 @@ def me_content(server: Services, player: str) -> dict[str, Any]:
             "drawn": board.drawn,
             "matches_won": board.matches_won,
             "matches_lost": board.matches_lost,
+            "people": [asdict(person) for person in board.people],
         },
         "round": round_,
         "last_battle": None if last is None else last.to_dict(),
         "match": None if match_id is None else server.matches.get(match_id),
         "house_rules": house_rules_content(
-            server.players.house_rules(player), server.players.best_of(player)
+            server.players.house_rules(player),
+            server.players.best_of(player),
+            server.players.seats(player),
         ),
     }
 
@@ -69,19 +79,21 @@ async def me(server: ServicesDep, who: CurrentPlayer) -> JSONResponse:
     "Choose the rules of this browser's next rounds", method="PUT",
 )  # fmt: skip
 async def choose_house_rules(request: Request) -> JSONResponse:
-    """Check and remember a preset and rule overrides; the page deals its next rounds with
-    them. Remembered per browser, like the scoreboard."""
+    """Check and remember a preset and rule overrides, the match length and who sits at the
+    table; the page deals its next rounds with them. Remembered per browser, like the
+    scoreboard."""
     body = parse(ChooseHouseRules, await request.body())
     who = current_player(request)
     admit_write("house rules", request, who)
     server = services(request)
-    chosen, best_of = await run_in_threadpool(
+    chosen, best_of, seats = await run_in_threadpool(
         functools.partial(
             server.players.choose_house_rules,
             who.id,
             preset=body.preset,
             rules=body.rules,
             best_of=body.best_of,
+            seats=seat_values(body.seats),
         )
     )
-    return server.reply(house_rules_content(chosen, best_of), who)
+    return server.reply(house_rules_content(chosen, best_of, seats), who)

@@ -21,6 +21,7 @@ from cardwar.web.schemas import (
     ReplayOut,
     RoundOut,
     StoryOut,
+    seat_values,
 )
 
 router = APIRouter()
@@ -72,14 +73,15 @@ async def play(request: Request) -> Response:
 
 @body_route(router, "/api/rounds", NewRound, RoundOut, "Deal a new round", status_code=201)
 async def new_round(request: Request) -> JSONResponse:
-    """Deal a round from a preset, rule overrides, a seed or an explicit deal."""
+    """Deal a round from a preset, rule overrides, a seed or an explicit deal, with the people
+    and computers at its table."""
     body = parse(NewRound, await request.body())
     who = current_player(request)
     admit_write("new rounds", request, who)
     server = services(request)
     round_ = await run_in_threadpool(
         server.games.create, who.id, preset=body.preset, rules=body.rules, seed=body.seed,
-        deal=body.deal,
+        deal=body.deal, seats=seat_values(body.seats),
     )  # fmt: skip
     return server.reply(round_, who, status_code=201)
 

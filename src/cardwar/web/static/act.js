@@ -1,12 +1,27 @@
 // One action at a time: a press during a request does nothing (a request is never doubled); a
-// press while cards move skips them, then acts. A press also stops Play to end.
+// press while cards move skips them, then acts. A press also stops Play to end, and lands a war
+// Play to end paused on (unless the press is the one that plays it on).
 import { ApiError } from "./api.js";
+import { celebrate } from "./celebrate.js";
 import { showChance } from "./chance.js";
 import { view } from "./render.js";
+import { sound } from "./sound.js";
 import { dispatch, draw, state, ui } from "./state.js";
-import { announce, controls, markTableBusy, markWordsBehind, stage } from "./table.js";
+import { announce, controls, markTableBusy, stage } from "./table.js";
+
+/** A war Play to end paused on lands at once: the table shows the whole battle. */
+export function landHeld() {
+  if (!ui.held) return;
+  ui.held = null;
+  ui.frozen = false;
+  draw();
+}
 
 export function skipAnimation() {
+  if (ui.held) {
+    landHeld();
+    return;
+  }
   if (ui.action.phase !== "animation") return;
   ui.action.skip = true;
   stage.skip();
@@ -31,8 +46,13 @@ export function press(button, run) {
   };
 }
 
-/** Run `work` (its requests; returns null or an animation) as the one action. */
-export async function act(work, button = null) {
+/**
+ * Run `work` (its requests; returns null or an animation) as the one action. `button` is marked
+ * busy while it waits; `name` is the control a failure asks to press again (the button's own
+ * name unless given: Play to end's button says Stop while it runs). `resume`: the work plays on a
+ * war Play to end paused on, which therefore stays on the table until it does.
+ */
+export async function act(work, button = null, { name = button?.textContent.trim(), resume = false } = {}) {
   const action = ui.action;
   if (action.running) {
     if (action.phase !== "animation" || action.waiting) return;
@@ -42,8 +62,9 @@ export async function act(work, button = null) {
     action.waiting = false;
     if (action.running) return; // another waiter on the same promise started first
   }
+  if (!resume) landHeld();
   action.running = true;
-  action.done = perform(work, button).finally(() => {
+  action.done = perform(work, button, name).finally(() => {
     action.running = false;
     action.phase = "idle";
     action.skip = false;
@@ -51,9 +72,8 @@ export async function act(work, button = null) {
   return action.done;
 }
 
-async function perform(work, button) {
+async function perform(work, button, name) {
   ui.action.phase = "request";
-  const wasOver = state.round?.outcome != null;
   markTableBusy(true);
   button?.setAttribute("aria-busy", "true");
   dispatch({ type: "busy", busy: true });
@@ -62,7 +82,7 @@ async function perform(work, button) {
     animation = await work();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const again = button ? `Press ${button.textContent.trim()} to try again.` : "Press any button to try again.";
+    const again = name ? `Press ${name} to try again.` : "Press any button to try again.";
     dispatch({ type: "failed", error: error.offline ? `${error.message} ${again}` : error.message });
   } finally {
     button?.removeAttribute("aria-busy");
@@ -71,18 +91,52 @@ async function perform(work, button) {
   try {
     if (animation) {
       ui.action.phase = "animation";
-      markWordsBehind(true); // the words are the last battle's until these land
       await animation();
     }
   } finally {
-    markWordsBehind(false);
-    const wasFrozen = ui.frozen;
-    ui.frozen = false;
+    if (!ui.held) { // a war held part-played keeps the table as it stands
+      const wasFrozen = ui.frozen;
+      ui.frozen = false;
+      if (wasFrozen) draw(); // otherwise the "busy" dispatch above has drawn this state already
+    }
     markTableBusy(false);
-    if (wasFrozen) draw(); // otherwise the "busy" dispatch above has drawn this state already
+  }
+  if (ui.held) {
+    announce(`Paused on a war at battle ${ui.held.battle.number}.`);
+    return;
   }
   const shown = view(state);
   announce(shown.outcome ? `${shown.announce} ${shown.outcome.title} ${shown.outcome.why}` : shown.announce);
-  if (shown.ready && shown.outcome && !wasOver) controls.deal.focus();
+  if (shown.ready && shown.outcome && ui.endShown !== state.round.id) {
+    ui.endShown = state.round.id;
+    controls.deal.focus();
+    roundEnded();
+  }
   if (!ui.auto.on) showChance(); // Play to end asks for nothing but battles while it runs
+}
+
+/** A round's end on the table: a win or a loss in sound, and a celebration when someone took
+ * every card (docs/rules.md#endings: `all_cards`, `opponent_short`) and when a match is won. */
+async function roundEnded() {
+  const round = state.round;
+  const { winner, reason } = round.outcome;
+  const seats = view(state);
+  if (winner !== null) sound(seats.people.includes(winner) ? "win" : "loss");
+  const match = state.match;
+  const decided = Boolean(match?.over && match.id === round.match_id && match.rounds.at(-1)?.id === round.id);
+  const shown = seats.outcome;
+  const parties = [];
+  if (winner !== null && ["all_cards", "opponent_short"].includes(reason)) {
+    parties.push({ kind: "round", title: seats.roundOutcome.title, detail: seats.roundOutcome.why });
+  }
+  if (decided) parties.push({ kind: "match", title: shown.title, detail: seats.matchLine ?? shown.why });
+  ui.celebrating = parties.length > 0;
+  try {
+    for (const party of parties) {
+      if (state.round?.id !== round.id) break; // a new deal came first
+      await celebrate(party);
+    }
+  } finally {
+    ui.celebrating = false;
+  }
 }

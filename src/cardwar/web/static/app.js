@@ -1,18 +1,21 @@
 // Boot and wiring: every event the page listens to is connected here, then the page loads.
 import { act, press, stopAuto } from "./act.js";
 import { playToEnd, rememberSpeed, rememberWars, restoreChoices } from "./auto.js";
+import { restoreChanceChoice, toggleChanceHidden } from "./chance.js";
 import { drawClock, tickClock } from "./clock.js";
 import { answerConfirm, confirmClosed } from "./confirm.js";
 import { $, onBackdrop } from "./dom.js";
 import * as house from "./house-panel.js";
 import { onKey, onTableTap } from "./keys.js";
-import { play } from "./play.js";
+import { flip, play, turnCards } from "./play.js";
 import * as replay from "./replay.js";
 import * as end from "./round-end.js";
 import { load, newRound } from "./rounds.js";
+import { drawSoundButton, pressed, toggleSound } from "./sound.js";
 import { onDraw, ui } from "./state.js";
 import { drawStatsRules, runStats } from "./stats.js";
 import { controls, drawTable } from "./table.js";
+import "./pwa.js";
 
 // Drawn in this order: the table, its clock, a finished round's end, the statistics' rules.
 for (const drawer of [drawTable, drawClock, end.drawRoundEnd, drawStatsRules]) onDraw(drawer);
@@ -22,13 +25,20 @@ const on = (type, handlers) => {
   for (const [id, handler] of Object.entries(handlers)) $(id).addEventListener(type, handler);
 };
 const backdrop = (close) => (event) => onBackdrop(event.currentTarget, event) && close();
+/** A click on a person's flip button (table.js puts them in each seat). */
+function onFlip(event) {
+  const button = event.target instanceof Element ? event.target.closest("button.flip") : null;
+  if (button) press(button, () => flip(Number(button.dataset.seat), button))();
+}
 
-turn.addEventListener("click", press(turn, () => play(1, turn)));
+turn.addEventListener("click", press(turn, () => turnCards(turn)));
 ten.addEventListener("click", press(ten, () => play(10, ten)));
 deal.addEventListener("click", press(deal, () => newRound()));
 auto.addEventListener("click", () => (ui.auto.on ? stopAuto() : playToEnd()));
 document.addEventListener("keydown", onKey);
 on("pointerdown", { table: onTableTap });
+on("click", { sound: toggleSound, table: onFlip });
+for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, pressed, { capture: true, once: true });
 on("mousedown", { table: (event) => event.preventDefault() }); // the focus stays put
 for (const control of house.choices) control.addEventListener("change", house.chooseFromForm);
 on("change", { "auto-speed": rememberSpeed, "auto-wars": rememberWars, "hr-preset": house.choosePreset });
@@ -48,6 +58,7 @@ on("click", {
   watch: end.watchReplay,
   "replay-deal": end.replayDeal,
   "share-deal": end.openShare,
+  "share-send": end.sendShareLink,
   "share-copy": end.copyShareLink,
   "share-close": end.closeShare,
   "replay-back": replay.stepBack,
@@ -56,5 +67,9 @@ on("click", {
 });
 
 restoreChoices(); // Play to end's speed and pause, as this browser last chose them
+restoreChanceChoice(); // the chance meter shown or hidden, likewise
+// The meter's Hide button comes with the table's look (index.html); wired once it is there.
+$("chance-hide")?.addEventListener("click", toggleChanceHidden);
+drawSoundButton($("sound"));
 setInterval(tickClock, 250);
 act(load);

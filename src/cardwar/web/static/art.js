@@ -51,9 +51,12 @@ const use = (id, x, y, size, turned = false) =>
   `<use href="#${id}" x="${x - size / 2}" y="${y - size / 2}" width="${size}" height="${size}"` +
   (turned ? ` transform="rotate(180 ${x} ${y})"` : "") + "/>";
 
+// A corner index, in a group of its own: extra-large cards (style.css, `data-cards="large"`)
+// scale it up from the card's corner, as a jumbo-index deck prints it.
 function corner(rank, suit) {
   const tight = rank === "10" ? ' textLength="17" lengthAdjust="spacingAndGlyphs"' : "";
-  return `<text class="index" x="11" y="23" text-anchor="middle"${tight}>${rank}</text>${use(`pip-${suit}`, 11, 33, 12)}`;
+  return `<g class="corner"><text class="index" x="11" y="23" text-anchor="middle"${tight}>${rank}</text>` +
+    `${use(`pip-${suit}`, 11, 33, 12)}</g>`;
 }
 
 function middle(code) {
@@ -69,16 +72,20 @@ function middle(code) {
   return PIPS[code[0]].map(([x, y]) => use(`pip-${suit}`, x, y, PIP, y > 70)).join("");
 }
 
+/** The class that colours a suit: `suit-S`, `suit-H`, `suit-D`, `suit-C`. Two colours, or four
+ * with `data-suits="four"` on the page (style.css), on cards and on suit signs in words alike. */
+export const suitClass = (suit) => `suit-${suit}`;
+
 /** One face-up card as SVG markup: corner indices, pips, court figures or the ace's big pip. */
 export function cardSvg(code, extraClass = "") {
   const rank = RANKS[code[0]] ?? code[0];
   const colour = SUITS[code[1]].red ? "red" : "black";
   const index = corner(rank, code[1]);
   return (
-    `<svg class="card face ${colour} ${extraClass}" viewBox="0 0 100 140" role="img"` +
+    `<svg class="card face ${colour} ${suitClass(code[1])} ${extraClass}" viewBox="0 0 100 140" role="img"` +
     ` aria-label="${cardWords(code)}" data-code="${code}">` +
     `<rect class="paper" x="1" y="1" width="98" height="138" rx="8"/>` +
-    `${middle(code)}${index}<g transform="rotate(180 50 70)">${index}</g></svg>`
+    `<g class="middle">${middle(code)}</g>${index}<g transform="rotate(180 50 70)">${index}</g></svg>`
   );
 }
 

@@ -1,10 +1,9 @@
-// Play to end: battle after battle until the round ends or act.js's stopAuto stops it.
+// Play to end: battle after battle until the round ends or act.js's stopAuto stops it, and its
+// choices (speed, Pause on wars), remembered per browser.
 import { hideChance, showChance } from "./chance.js";
 import { $ } from "./dom.js";
-import { RUN_TEMPO, play } from "./play.js";
-import { view } from "./render.js";
+import { RUN_TEMPO, finishWar, play } from "./play.js";
 import { dispatch, draw, state, ui } from "./state.js";
-import { announce } from "./table.js";
 
 const els = { speed: $("auto-speed"), wars: $("auto-wars") };
 
@@ -14,6 +13,8 @@ const SPEEDS = {
   fast: { tempo: RUN_TEMPO, pause: 0 },
   instant: { tempo: null, pause: 0 },
 };
+
+const chosenSpeed = () => SPEEDS[els.speed.value] ?? SPEEDS.normal;
 
 /** Wait `ms`; stopAuto ends the wait at once. */
 function rest(ms) {
@@ -28,6 +29,11 @@ function rest(ms) {
   });
 }
 
+/**
+ * Play to end: battle after battle until the round ends or a press stops it. Its words add the
+ * whole run up, however many requests it takes. With Pause on wars it stops where a war is
+ * declared, before the deciding cards turn; pressed again, that war plays on first.
+ */
 export async function playToEnd() {
   const auto = ui.auto;
   if (auto.on || !state.round || state.round.outcome) return;
@@ -35,28 +41,42 @@ export async function playToEnd() {
   auto.stop = false;
   auto.quiet = false;
   const roundId = state.round.id;
+  const held = ui.held;
+  let run = held ? "more" : "new"; // the war it paused on is part of its run
+  let played = 0;
   draw();
   hideChance(); // no estimate while it plays: it would be out of date at once
   try {
+    if (held) {
+      await finishWar(null, chosenSpeed().tempo ?? 0, { name: "Play to end" });
+      played += 1;
+    }
     while (!auto.stop && state.round?.id === roundId && state.round.outcome === null && !state.error) {
       if (ui.action.running) {
         await ui.action.done; // a press that was already on its way finishes first
         continue;
       }
-      const speed = SPEEDS[els.speed.value] ?? SPEEDS.normal;
+      const speed = chosenSpeed();
       const pauseOnWars = els.wars.checked;
       // At once, many battles a request; pausing on wars, or animating, one.
       const count = speed.tempo === null && !pauseOnWars ? 500 : 1;
-      await play(count, null, speed.tempo);
-      const last = state.lastBattle;
-      if (pauseOnWars && last && last.wars > 0 && state.round.outcome === null && !auto.stop) {
-        dispatch({ type: "noted", note: `${view(state).message} Paused on this war: press Play to end to go on.` });
-        announce(`Paused on a war at battle ${last.number}.`);
-        break;
+      // Instant with pauses still plays each battle through the stage (at no speed) to stop at a war.
+      const tempo = pauseOnWars ? speed.tempo ?? 0 : speed.tempo;
+      const before = state.round.battles;
+      await play(count, null, tempo, { name: "Play to end", run, holdAtWar: pauseOnWars });
+      if (state.round?.id === roundId && state.round.battles > before) {
+        played += state.round.battles - before;
+        run = "more";
       }
+      if (ui.held) break; // paused on a war: the table holds it until a press plays it on
       if (speed.pause > 0 && !auto.stop) await rest(speed.pause);
     }
-    if (auto.stop && !auto.quiet && state.round?.id === roundId && state.round.outcome === null) {
+    const stopped = auto.stop && !auto.quiet && state.round?.id === roundId && state.round.outcome === null;
+    if (ui.held) {
+      // Paused: the words are the war's, said as it was declared.
+    } else if (played > 0 && state.round?.id === roundId && !state.error) {
+      dispatch({ type: "ranOut", stopped });
+    } else if (stopped && !state.error) {
       dispatch({ type: "noted", note: `Stopped at battle ${state.round.battles}. Press Play to end to go on, or Turn cards for one battle.` });
     }
   } finally {
@@ -64,7 +84,7 @@ export async function playToEnd() {
     auto.stop = false;
     auto.quiet = false;
     draw();
-    showChance();
+    if (!ui.held) showChance();
   }
 }
 

@@ -1,8 +1,9 @@
-// The chance to win from here: asked after each action, shown under the controls.
+// The chance to win from here: asked after each battle, shown under the controls with the reason
+// for it, unless this browser chose to hide it (then nothing is asked).
 import { ApiError, api } from "./api.js";
 import { chanceWords } from "./charts.js";
 import { $ } from "./dom.js";
-import { seatNames } from "./render.js";
+import { seatWords } from "./house.js";
 import { state, ui } from "./state.js";
 
 const els = {
@@ -10,7 +11,10 @@ const els = {
   value: $("chance-value"),
   fill: $("chance-fill"),
   words: $("chance-words"),
+  hide: $("chance-hide"),
 };
+
+const HIDDEN_KEY = "cardwar.chance-hidden";
 
 /** Hide the chance, and any answer on its way. */
 export function hideChance() {
@@ -21,7 +25,8 @@ export function hideChance() {
 export async function showChance() {
   const round = state.round;
   const asked = ++ui.chance.asked;
-  if (!round || round.outcome !== null || round.counts[0] === 0) {
+  // From the first battle on: before a card is turned it would only tell the deal's luck.
+  if (ui.chance.hidden || !round || round.outcome !== null || round.battles === 0 || round.counts[0] === 0) {
     els.chance.hidden = true;
     return;
   }
@@ -34,9 +39,37 @@ export async function showChance() {
     return;
   }
   if (asked !== ui.chance.asked || state.round?.id !== round.id) return; // a later one is on its way
-  const words = chanceWords(chance, seatNames(round.rules.players));
+  const words = chanceWords(chance, seatWords(round.seats, round.rules.players).names);
   els.value.textContent = words.value;
   els.fill.style.width = words.value;
   els.words.textContent = words.sentence;
   els.chance.hidden = false;
+}
+
+function markHidden(hidden) {
+  ui.chance.hidden = hidden;
+  els.hide?.setAttribute("aria-pressed", String(hidden));
+}
+
+/** The meter hidden or shown as this browser last chose. */
+export function restoreChanceChoice() {
+  let kept = null;
+  try {
+    kept = window.localStorage.getItem(HIDDEN_KEY);
+  } catch {
+    // storage turned off: the meter shows, and a choice lasts as long as the page
+  }
+  markHidden(kept === "true");
+}
+
+/** The Hide button: the meter goes, and no estimate is asked, until it is pressed again. */
+export function toggleChanceHidden() {
+  markHidden(!ui.chance.hidden);
+  try {
+    window.localStorage.setItem(HIDDEN_KEY, String(ui.chance.hidden));
+  } catch {
+    // storage turned off: nothing to keep it in
+  }
+  if (ui.chance.hidden) hideChance();
+  else if (!ui.action.running && !ui.auto.on) showChance(); // else it is asked when they end
 }

@@ -1,20 +1,77 @@
 // Pure functions: figures in, words and SVG markup out, for the chance meter and the Statistics
 // view. Our own SVG, no library: a bar of shares and a histogram are a few rectangles.
 
-import { number, percent } from "./words.js";
+import { capital, number, numberWord, percent } from "./words.js";
 
-/** The chance meter's words: a headline figure and a sentence saying what it means. */
+// The best cards by the rules: aces, or twos under Peace (docs/api.md#the-chance-to-win).
+const BEST = {
+  A: { one: "ace", many: "aces", high: "aces and picture cards" },
+  2: { one: "two", many: "twos", high: "twos, threes, fours and fives" },
+};
+
+const isYou = (name) => name === "You";
+const mid = (name) => (isYou(name) ? "you" : name); // a name inside a sentence
+const holds = (name) => (isYou(name) ? "hold" : "holds");
+
+/** "three of the four aces", "all four aces", "the only ace in play", "one of the two aces in
+ * play": how many of the best cards dealt a seat holds. */
+function bestPhrase(held, inPlay, rank) {
+  const { one, many } = BEST[rank];
+  if (inPlay === 1) return `the only ${one} in play`;
+  if (held === 2 && inPlay === 2) return `both ${many} in play`;
+  const them = inPlay === 4 ? `four ${many}` : `${numberWord(inPlay)} ${many} in play`;
+  if (held === inPlay) return `all ${them}`;
+  return `${numberWord(held)} of the ${them}`;
+}
+
+/** What `a` holds that `b` does not: more cards, more of the best cards, else more of the high
+ * ones; each as the words after "holds". */
+function edges(a, b, chance) {
+  const found = [];
+  if (a.cards > b.cards) found.push(`more cards, ${a.cards} to ${b.cards}`);
+  if (chance.best_in_play > 0 && a.best > b.best) {
+    found.push(bestPhrase(a.best, chance.best_in_play, chance.best_rank));
+  } else if (chance.high_in_play > 0 && a.best === b.best && a.high > b.high) {
+    found.push(`more of the ${BEST[chance.best_rank].high}, ${a.high} to ${b.high}`);
+  }
+  return found;
+}
+
+/** Why the meter says what it says, in words a child can follow: what the seat most likely to
+ * win holds that the other does not ("You hold more cards, 33 to 19, but the computer holds
+ * three of the four aces."). `you` is seat 0; the other is the likeliest winner of the rest, or
+ * the likeliest of all when that is not you. Null without the answer's `holdings`. */
+export function chanceReason(chance, names) {
+  if (!chance.holdings) return null;
+  const likeliest = (seats) => seats.reduce((a, b) => (chance.seats[b] > chance.seats[a] ? b : a));
+  const others = names.map((_, seat) => seat).filter((seat) => seat > 0 && chance.holdings[seat].cards > 0);
+  if (others.length === 0) return null;
+  const rival = likeliest(others);
+  const [ahead, behind] = chance.seats[0] >= chance.seats[rival] ? [0, rival] : [rival, 0];
+  const hold = (seat) => chance.holdings[seat];
+  const forAhead = edges(hold(ahead), hold(behind), chance);
+  const forBehind = edges(hold(behind), hold(ahead), chance);
+  // "more cards, 33 to 19, and all four aces": a comma closes the count before the "and".
+  const said = (seat, what) => `${mid(names[seat])} ${holds(names[seat])} ${what.join(", and ")}`;
+  if (forAhead.length > 0 && forBehind.length > 0) return `${capital(said(behind, forBehind))}, but ${said(ahead, forAhead)}.`;
+  if (forAhead.length > 0) return `${capital(said(ahead, forAhead))}.`;
+  if (forBehind.length > 0) return `${capital(said(behind, forBehind))}, yet ${mid(names[ahead])} ${isYou(names[ahead]) ? "win" : "wins"} more of the tries.`;
+  const many = BEST[chance.best_rank].many;
+  return `It could go either way: ${mid(names[0])} and ${mid(names[rival])} hold as many cards and as many ${many} as each other.`;
+}
+
+/** The chance meter's words: a headline figure, and sentences saying why and what it means. */
 export function chanceWords(chance, names) {
   const others = names.slice(1).map((name, i) => `${name} ${Math.round(chance.seats[i + 1] * 100)}`);
   const draw = Math.round(chance.draw * 100);
   const rest = others.length === 1 ? others[0].replace(/ (\d+)$/, " about $1") : others.join(", ");
-  return {
-    value: percent(chance.you),
-    sentence:
-      `If every pile were shuffled now, you would win about ${Math.round(chance.you * 100)} ` +
-      `rounds in 100 from here, ${rest}${draw > 0 ? `, and ${draw} would be drawn` : ""} ` +
-      `(${number(chance.runs)} tries).`,
-  };
+  const who = isYou(names[0]) ? "you" : names[0];
+  const meaning =
+    `If every pile were shuffled now, ${who} would win about ${Math.round(chance.you * 100)} ` +
+    `rounds in 100 from here, ${rest}${draw > 0 ? `, and ${draw} would be drawn` : ""} ` +
+    `(${number(chance.runs)} tries).`;
+  const reason = chanceReason(chance, names);
+  return { value: percent(chance.you), reason, sentence: reason ? `${reason} ${meaning}` : meaning };
 }
 
 /** A horizontal bar split into shares: [{label, share, kind}] -> SVG markup with a title. */

@@ -1,6 +1,7 @@
 // The confirm dialog. Its close event is queued: "Keep playing" then N at once opens it again
 // before the first close event arrives. So each opening is settled as it closes (buttons,
-// backdrop); a close event (Escape) only if it finds the dialog shut.
+// backdrop); a close event (Escape) only if it finds the dialog shut. However it closes, the
+// focus goes back to the button that asked (New round), not to the page.
 import { $ } from "./dom.js";
 import { ui } from "./state.js";
 
@@ -13,13 +14,16 @@ const els = {
 };
 
 function settle(yes) {
-  const answer = ui.confirm.settle;
+  const { settle: answer, opener } = ui.confirm;
   ui.confirm.settle = null;
+  ui.confirm.opener = null;
   answer?.(yes);
+  if (opener?.isConnected && !els.dialog.open) opener.focus();
 }
 
-/** Ask `title` (`text` says why) with buttons `yes` and `no`; true for yes. */
-export function askConfirm({ title, text, yes, no }) {
+/** Ask `title` (`text` says why) with buttons `yes` and `no`; true for yes. `opener` is the
+ * button that asked: it has the focus again once the dialog closes. */
+export function askConfirm({ title, text, yes, no, opener = null }) {
   settle(false); // one still unsettled was closed by Escape
   els.title.textContent = title;
   els.text.textContent = text;
@@ -30,6 +34,7 @@ export function askConfirm({ title, text, yes, no }) {
   els.no.focus();
   return new Promise((resolve) => {
     ui.confirm.settle = resolve;
+    ui.confirm.opener = opener;
   });
 }
 

@@ -1,8 +1,21 @@
-// The House rules panel: choices for the next deal, checked as made (house.js), saved in order.
+// The House rules panel: choices for the next deal and who plays it, checked as made (house.js),
+// saved in order; how often the rules chosen end in a draw, asked of the server's simulator.
 import { stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { $ } from "./dom.js";
-import { canRunForever, checkChoices, clockWords, matchPreset, rulesLine } from "./house.js";
+import {
+  DEFAULT_SEATS,
+  SEATS,
+  canRunForever,
+  checkChoices,
+  checkSeats,
+  clockWords,
+  defaultSeatName,
+  drawWords,
+  matchPreset,
+  rulesLine,
+  sameSeats,
+} from "./house.js";
 import { newRound } from "./rounds.js";
 import { dispatch, state, ui } from "./state.js";
 
@@ -22,18 +35,26 @@ const panel = {
   clock: $("hr-clock"),
   endless: $("hr-endless"),
   notes: $("hr-notes"),
+  draws: $("hr-draws"),
   matchNote: $("hr-match-note"),
   error: $("hr-error"),
   summary: $("hr-summary"),
   deal: $("hr-deal"),
 };
 
-export const choices = [panel.players, panel.hand, panel.warDown, panel.shortage, panel.gather, panel.low,
-  panel.noLimit, panel.limitOutcome, panel.clock, panel.limit, panel.match];
+// Each seat's controls: seat 0 is always a person, so it has a name only.
+const seatControls = Array.from({ length: SEATS }, (_, seat) => ({
+  row: seat === 0 ? null : panel.dialog.querySelector(`.seat-choice[data-seat="${seat}"]`),
+  kind: seat === 0 ? null : $(`hr-kind-${seat}`),
+  name: $(`hr-name-${seat}`),
+  problem: $(`hr-name-${seat}-problem`),
+}));
 
-// A match plays every drawn round again, so rules that often draw make a match that may not end
-// soon: the panel plays a quick 2,000 rounds of them on the server and says so.
-const DRAWS_WORTH_A_WORD = 0.25;
+export const choices = [panel.players, panel.hand, panel.warDown, panel.shortage, panel.gather, panel.low,
+  panel.noLimit, panel.limitOutcome, panel.clock, panel.limit, panel.match,
+  ...seatControls.flatMap(({ kind, name }) => (kind ? [kind, name] : [name]))];
+
+const storedSeats = () => state.houseRules?.seats ?? DEFAULT_SEATS;
 
 function handOptions(players, chosen) {
   const most = Math.floor(52 / players);
@@ -52,6 +73,14 @@ function clockOption(seconds) {
   return value;
 }
 
+function fillSeats(seats) {
+  seatControls.forEach(({ kind, name }, seat) => {
+    if (kind) kind.value = seats[seat].kind;
+    name.value = seats[seat].name;
+  });
+  showSeatProblems(new Map());
+}
+
 function fillForm(rules) {
   panel.players.value = String(rules.players);
   handOptions(rules.players, rules.hand_size);
@@ -68,7 +97,26 @@ function fillForm(rules) {
   panel.limit.removeAttribute("aria-invalid");
   panel.error.textContent = "";
   panel.notes.hidden = true;
+  ui.house.outcomeBefore = null;
   reflect(rules);
+}
+
+/** The seats in play shown, the others kept but hidden; each empty name says its default. */
+function showSeats(players) {
+  seatControls.forEach(({ row, kind, name }, seat) => {
+    if (row) row.hidden = seat >= players;
+    name.placeholder = defaultSeatName(kind ? kind.value : "person", seat, players);
+  });
+}
+
+/** Each seat's problem beside its name (`problems`: seat -> words), the name marked invalid. */
+function showSeatProblems(problems) {
+  seatControls.forEach(({ name, problem }, seat) => {
+    const words = problems.get(seat) ?? "";
+    problem.textContent = words;
+    if (words) name.setAttribute("aria-invalid", "true");
+    else name.removeAttribute("aria-invalid");
+  });
 }
 
 /** What the form shows beside the values: the preset they match, what is off, the summary. */
@@ -77,38 +125,51 @@ function reflect(rules) {
   panel.limit.disabled = rules.battle_limit === null;
   panel.limitOutcome.disabled = rules.battle_limit === null;
   panel.endless.hidden = !canRunForever(rules);
+  showSeats(rules.players);
   const bestOf = Number(panel.match.value);
   panel.summary.textContent = bestOf > 1 ? `best of ${bestOf} · ${rulesLine(rules)}` : rulesLine(rules);
-  warnOfDraws(rules, bestOf);
+  estimateDraws(rules, bestOf);
 }
 
-function warnOfDraws(rules, bestOf) {
+function showDraws(share, rules, bestOf) {
+  const words = drawWords(share, rules, bestOf);
+  panel.matchNote.hidden = words.match === null;
+  panel.matchNote.textContent = words.match ?? "";
+  panel.draws.hidden = words.match !== null; // the match's note says it already
+  panel.draws.textContent = words.general;
+}
+
+/** Say how often a round under `rules` ends in a draw: 2,000 rounds played on the server, once
+ * per set of rules, a quarter second after the last choice, one request at a time (the server
+ * plays one long run per browser and refuses a second at once). */
+function estimateDraws(rules, bestOf) {
   const house = ui.house;
   const asked = ++house.drawsAsked;
   clearTimeout(house.drawsTimer);
-  if (bestOf === 1 || rules.limit_outcome !== "draw" || rules.battle_limit === null) {
-    panel.matchNote.hidden = true;
+  const key = JSON.stringify(rules);
+  if (house.draws.has(key)) {
+    showDraws(house.draws.get(key), rules, bestOf);
     return;
   }
-  house.drawsTimer = setTimeout(async () => {
-    const key = JSON.stringify(rules);
-    if (!house.draws.has(key)) {
-      let result;
-      try {
-        result = await api("POST", "/api/simulations", { rules, rounds: 2000, seed: 1 });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        return; // no estimate, no word: the choice stands either way
+  panel.draws.hidden = true; // no words about other rules meanwhile
+  panel.matchNote.hidden = true;
+  house.drawsTimer = setTimeout(() => {
+    const turn = house.drawsLine.then(async () => {
+      // Chosen again while it waited its turn, or the panel closed: nobody would read it.
+      if (asked !== house.drawsAsked || !panel.dialog.open) return;
+      if (!house.draws.has(key)) {
+        let result;
+        try {
+          result = await api("POST", "/api/simulations", { rules, rounds: 2000, seed: 1 });
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return; // no estimate, no word: the choice stands either way
+        }
+        house.draws.set(key, result.games === 0 ? 0 : result.draws / result.games);
       }
-      house.draws.set(key, result.games === 0 ? 0 : result.draws / result.games);
-    }
-    if (asked !== house.drawsAsked) return;
-    const share = house.draws.get(key);
-    panel.matchNote.hidden = share < DRAWS_WORTH_A_WORD;
-    panel.matchNote.textContent =
-      `Under these rules about ${Math.round(share * 100)} rounds in 100 end in a draw, and a ` +
-      "match plays every drawn round again, so it may take many rounds. For a match, set " +
-      "At the battle limit to \u201cthe biggest pile wins\u201d.";
+      if (asked === house.drawsAsked) showDraws(house.draws.get(key), rules, bestOf);
+    });
+    house.drawsLine = turn.catch(() => {}); // a bug shows as this turn's error; the line goes on
   }, 250);
 }
 
@@ -127,6 +188,16 @@ function readForm() {
   };
 }
 
+function readSeats() {
+  return seatControls.map(({ kind, name }) => ({ kind: kind ? kind.value : "person", name: name.value.trim() }));
+}
+
+/** The seat a refusal of the server names ("seats.2.name: …"), or null. */
+function seatNamed(message) {
+  const found = /\bseats\W{0,2}(\d)\b/.exec(message);
+  return found && Number(found[1]) < SEATS ? Number(found[1]) : null;
+}
+
 function save(body) {
   const house = ui.house;
   house.saving = house.saving.then(async () => {
@@ -137,28 +208,63 @@ function save(body) {
       return true;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      panel.error.textContent = error.message;
+      const seat = body.seats ? seatNamed(error.message) : null;
+      if (seat === null) panel.error.textContent = error.message;
+      else showSeatProblems(new Map([[seat, error.message.replace(/\bseats\W{0,2}\d\W{0,2}(name)?:\s*/, "")]]));
       return false;
     }
   });
   return house.saving;
 }
 
+/** Players chosen: at a table of 3 or 4 most rounds would reach the battle limit and be drawn,
+ * so the biggest pile wins there instead (the player may set it back). Back at 2, the choice it
+ * replaced returns, unless the player has made one of their own since. Returns a note or null. */
+function playersChosen() {
+  const house = ui.house;
+  const players = Number(panel.players.value);
+  if (players > 2) {
+    if (panel.limitOutcome.value === "most_cards") return null;
+    house.outcomeBefore ??= panel.limitOutcome.value;
+    panel.limitOutcome.value = "most_cards";
+    return `With ${players} players most rounds would reach the battle limit and end in a draw, ` +
+      "so at the battle limit the biggest pile now wins. You can set it back.";
+  }
+  if (house.outcomeBefore !== null && panel.limitOutcome.value === "most_cards") {
+    panel.limitOutcome.value = house.outcomeBefore;
+  }
+  house.outcomeBefore = null;
+  return null;
+}
+
 /** Check the choices, say what is wrong or adjusted, and save them if they can be dealt. */
-export function chooseFromForm() {
+export function chooseFromForm(event) {
+  const changed = event?.target;
+  const limitNote = changed === panel.players ? playersChosen() : null;
+  if (changed === panel.limitOutcome) ui.house.outcomeBefore = null; // the player's own choice
   const { rules, problems, notes } = checkChoices(readForm(), state.info.fields);
+  if (limitNote && rules.battle_limit !== null) notes.push(limitNote);
   if (rules.players !== Number(panel.hand.dataset.players)) handOptions(rules.players, rules.hand_size);
   panel.hand.dataset.players = String(rules.players);
   panel.notes.textContent = notes.join(" ");
   panel.notes.hidden = notes.length === 0;
   panel.limit.setAttribute("aria-invalid", String(problems.length > 0));
   panel.error.textContent = problems.join(" ");
-  panel.deal.setAttribute("aria-disabled", String(problems.length > 0));
-  if (problems.length > 0) return;
+  const seats = readSeats();
+  const changedSeat = seatControls.findIndex(({ kind, name }) => changed && (changed === kind || changed === name));
+  const seatProblems = checkSeats(seats, rules.players, changedSeat < 0 ? null : changedSeat);
+  showSeats(rules.players);
+  showSeatProblems(seatProblems);
+  const blocked = problems.length > 0 || seatProblems.size > 0;
+  panel.deal.setAttribute("aria-disabled", String(blocked));
+  if (blocked) return;
   if (rules.battle_limit !== null) ui.house.lastLimit = rules.battle_limit;
   if (panel.noLimit.checked) panel.limit.value = String(ui.house.lastLimit);
   reflect(rules);
-  save({ rules, best_of: Number(panel.match.value) });
+  // Seats left out are kept by the server as they are: they are sent when they change.
+  const body = { rules, best_of: Number(panel.match.value) };
+  if (!sameSeats(seats, storedSeats())) body.seats = seats;
+  save(body);
 }
 
 /** A battle limit called wrong is checked again at every key. */
@@ -176,6 +282,7 @@ export function choosePreset() {
 export function openPanel() {
   if (!state.info || !state.houseRules) return;
   stopAuto({ quiet: true }); // nothing plays on behind the panel
+  fillSeats(storedSeats());
   fillForm(state.houseRules.rules);
   panel.hand.dataset.players = String(state.houseRules.rules.players);
   panel.deal.setAttribute("aria-disabled", "false");

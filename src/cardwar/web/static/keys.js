@@ -1,13 +1,16 @@
-// Keys, and a tap on the table: each skips the battle playing and stops Play to end.
+// Keys, and a tap on the table: each skips the battle playing and stops Play to end. Each person
+// at the table has a flip key of their own (table.js's FLIP_KEYS); seat 0's is Turn cards' T.
 import { skipAnimation, stopAuto } from "./act.js";
 import { ui } from "./state.js";
-import { controls } from "./table.js";
+import { FLIP_KEYS, controls, flipButton } from "./table.js";
 
 const KEYS = { t: controls.turn, " ": controls.turn, p: controls.ten, e: controls.auto, n: controls.deal };
+const FLIPS = Object.fromEntries(FLIP_KEYS.slice(1).map((key, i) => [key.toLowerCase(), i + 1]));
 const QUIET = ["shift", "tab"]; // keys that only move the focus or wait for another key
 
 export function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+  if (ui.celebrating) return; // the celebration takes this key to end itself
   const target = event.target;
   const key = event.key.toLowerCase();
   if (ui.auto.on && key === "escape") {
@@ -22,7 +25,7 @@ export function onKey(event) {
     return;
   }
   if ((key === " " || key === "enter") && target instanceof HTMLButtonElement) return; // the button clicks itself
-  const button = KEYS[key];
+  const button = KEYS[key] ?? (key in FLIPS ? flipButton(FLIPS[key]) : null);
   if (!button) {
     if (!QUIET.includes(key)) skipAnimation();
     return;
@@ -31,7 +34,8 @@ export function onKey(event) {
   if (!button.disabled) button.click();
 }
 
-export function onTableTap() {
+export function onTableTap(event) {
+  if (event?.target instanceof Element && event.target.closest("button")) return; // a flip button acts itself
   stopAuto();
   skipAnimation();
 }

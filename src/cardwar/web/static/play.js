@@ -1,41 +1,117 @@
-// Turn cards and Play 10 battles: battles asked of the server, then shown one by one.
-import { act } from "./act.js";
+// Turn cards, Play 10 battles and each person's flip: battles asked of the server, then shown one
+// by one, the words and sounds following the cards as they move.
+import { act, skipAnimation } from "./act.js";
 import { api } from "./api.js";
-import { battleNumber, laidBySeat } from "./render.js";
+import { battleNumber, describeBattle, flipWords, laidBySeat, tellTurn, tellWar, view } from "./render.js";
 import { afterRoundEnds, load } from "./rounds.js";
+import { buzz, sound } from "./sound.js";
 import { dispatch, state, ui } from "./state.js";
-import { drawField, say, showBattleNumber, stage } from "./table.js";
+import { announce, drawField, flipsKey, say, showBattleNumber, stage } from "./table.js";
 
 export const RUN_TEMPO = 0.35; // a run of battles shows each at about a third of the time
 
-/** Play `count` battles and show them at `tempo` (null: land them at once, no animation). */
-export function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1) {
+/**
+ * Play `count` battles and show them at `tempo` (null: land them at once, no animation).
+ * `name` is the control a failure asks to press again; `run` is Play to end's ("new", then
+ * "more"); `holdAtWar` stops the animation where a war is declared (Pause on wars).
+ */
+export function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1, { name, run, holdAtWar = false } = {}) {
   return act(async () => {
     if (!state.info) return load();
     if (!state.round || state.round.outcome) return null;
     const before = state.round.counts;
     const result = await api("POST", `/api/rounds/${encodeURIComponent(state.round.id)}/battles`, { count });
-    // The table stays as it was, and the words too, until the battles have been shown.
+    // The table stays as it was, and the words too, until the battles are shown.
     ui.frozen = result.battles.length > 0 && tempo !== null;
-    dispatch({ type: "played", round: result.round, battles: result.battles });
+    dispatch({ type: "played", round: result.round, battles: result.battles, run });
     // Once a round ends, or as you run out of cards (lost then and there at a bigger table).
     if (result.round.outcome || (result.round.counts[0] === 0 && before[0] > 0)) await afterRoundEnds();
     if (!ui.frozen) return null;
-    return () => showBattles(result.battles, before, tempo);
-  }, button);
+    return () => showBattles(result.battles, before, tempo, holdAtWar && count === 1);
+  }, button, { name });
 }
 
-/** Show `battles` one after another from the pile `counts` before them; the words and the
- * final table are drawn when they are done. */
-async function showBattles(battles, counts, tempo) {
+/** What the table says and sounds as `battle` plays: each step as it turns, "War!" as a war is
+ * declared, the result as it lands. */
+function telling(battle, names) {
+  return {
+    onTurn: (step) => {
+      say(tellTurn(battle, step, names));
+      sound("flip");
+    },
+    onWar: (step) => {
+      say(tellWar(battle, step, names));
+      sound("war");
+      buzz();
+    },
+    onLand: () => say(describeBattle(battle, names)),
+    onSweep: () => sound("sweep"),
+  };
+}
+
+/** Show `battles` one after another from the pile `counts` before them; the final table is drawn
+ * when they are done. A battle held at its war (Pause on wars) stays part-played in `ui.held`. */
+async function showBattles(battles, counts, tempo, holdAtWar) {
   const { players } = state.round.rules;
-  if (battles.length > 1) say(`Playing battles ${battles[0].number}–${battles.at(-1).number}…`);
+  const { names } = view(state);
   let before = counts;
   for (const battle of battles) {
     if (ui.action.skip) break;
     drawField(laidBySeat(battle, players), battle.winner);
     showBattleNumber(battleNumber({ ...state.round, battles: battle.number, outcome: null }));
-    await stage.battle(battle, before, tempo);
+    const hooks = telling(battle, names);
+    const ended = await stage.battle(battle, before, tempo, hooks, { holdAt: holdAtWar ? 1 : null });
+    if (ended === "held") {
+      ui.held = { battle, before, step: 1 };
+      say(`${tellWar(battle, 1, names)} Paused on this war: press Play to end to go on. Turn cards shows who wins it.`);
+      return;
+    }
     before = battle.counts;
   }
+}
+
+/** Play on the war Play to end paused on, at `tempo`: its deciding cards turn, its result lands. */
+export function finishWar(button, tempo = 1, { name } = {}) {
+  return act(async () => {
+    const held = ui.held;
+    if (!held) return null;
+    ui.held = null; // the table stays frozen until the war has landed
+    const { names } = view(state);
+    return () => stage.battle(held.battle, held.before, tempo, telling(held.battle, names), { resumeAt: held.step });
+  }, button, { name, resume: true });
+}
+
+/** Turn cards: your own flip when people share the table, else one battle. */
+export function turnCards(button) {
+  if (ui.held) return finishWar(button);
+  const round = state.round;
+  if (round && !round.outcome && round.counts[0] > 0 && view(state).people.length > 1) return flip(0, button);
+  return play(1, button);
+}
+
+/**
+ * Seat `seat`'s person flips. The battle is played once every person still in has flipped (the
+ * computers flip at once); until then the table says who it waits for.
+ */
+export async function flip(seat, button) {
+  if (ui.held) return finishWar(button);
+  if (ui.action.phase === "animation") { // the last battle lands first: this flip is for the next
+    skipAnimation();
+    await ui.action.done;
+  }
+  if (ui.action.running) return; // a request is on its way: a press never doubles it
+  const round = state.round;
+  if (!round || round.outcome || round.counts[seat] === 0) return;
+  const shown = view(state);
+  const waitingFor = shown.people.filter((person) => round.counts[person] > 0);
+  const key = flipsKey(round);
+  if (ui.flips.key !== key) ui.flips = { key, done: new Set() };
+  ui.flips.done.add(seat);
+  const waiting = waitingFor.filter((person) => !ui.flips.done.has(person));
+  if (waiting.length === 0) return play(1, button);
+  sound("flip");
+  const flipped = waitingFor.filter((person) => ui.flips.done.has(person));
+  const words = flipWords(flipped, waiting, shown.names);
+  dispatch({ type: "noted", note: words });
+  announce(words);
 }

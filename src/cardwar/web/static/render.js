@@ -1,18 +1,34 @@
 // Pure functions: the game state in, words and plain data out. No DOM access, no fetch, no timers.
 // The server owns the rules and the randomness; this module only tells what happened.
 import { cardLabel, rankPhrase } from "./art.js";
-import { guideText } from "./house.js";
+import { defaultSeatName, guideText, seatWords } from "./house.js";
 import { capital, joinAnd, plural } from "./words.js";
 
-/** Seat names in a sentence: "You", then "the computer" (or Computer 1-3 at a bigger table). */
-export function seatNames(players) {
-  if (players === 2) return ["You", "the computer"];
-  return ["You", ...Array.from({ length: players - 1 }, (_, i) => `Computer ${i + 1}`)];
+/** The seats of a round, `{kind, name}` each with its name filled in, as docs/api.md#the-round
+ * gives them (house.js says what an unnamed seat is called). Without `seats` (a round from
+ * before seats were kept), you against computers. */
+export function tableSeats(players, seats = null) {
+  return Array.from({ length: players }, (_, seat) => {
+    const given = seats?.[seat];
+    const kind = seat === 0 || given?.kind === "person" ? "person" : "computer";
+    return { kind, name: given?.name?.trim() || defaultSeatName(kind, seat, players) };
+  });
 }
 
-/** Seat names on the table itself: "You", "Computer", or "Computer 1" … "Computer 3". */
-export function seatLabels(players) {
-  return seatNames(players).map((name) => capital(name.replace(/^the /, "")));
+/** Seat names in a sentence: "You", "the computer" (Computer 1-3 at a bigger table), or the name
+ * a person gave. */
+export function seatNames(players, seats = null) {
+  return seatWords(tableSeats(players, seats), players).names;
+}
+
+/** Seat names on the table itself: "You", "Computer", "Computer 1" … "Computer 3", or a name. */
+export function seatLabels(players, seats = null) {
+  return seatWords(tableSeats(players, seats), players).labels;
+}
+
+/** The seats a person plays (seat 0 always), in seat order. */
+export function peopleAt(players, seats = null) {
+  return tableSeats(players, seats).flatMap(({ kind }, seat) => (kind === "person" ? [seat] : []));
 }
 
 const you = (name) => name === "You";
@@ -77,48 +93,86 @@ export function knockedOut(battle) {
   });
 }
 
-/** One battle in words, as the message beside the table says it; `tellOut: false` leaves out
- * who was put out (a run of battles says that once for the whole run). */
-export function describeBattle(battle, names, { tellOut = true } = {}) {
-  const [first, ...wars] = battle.steps;
-  const parts = [];
-  if (wars.length > 0) {
-    // Everyone who went to war turned the same rank, and only they turned it.
-    const warSeat = first.up.findIndex(
-      (_, seat) => wars[0].up[seat] !== null || wars[0].down[seat] > 0 || wars[0].short.includes(seat),
-    );
-    const rank = first.up[warSeat][0];
-    const tied = first.up.filter((code) => code !== null && code[0] === rank).length;
-    const phrase = rankPhrase(first.up[warSeat]);
-    parts.push(tied === 2 ? `War! Both turned ${phrase}.` : `War! ${tied} players turned ${phrase}.`);
-    for (const [i, step] of wars.entries()) {
-      if (i > 0) parts.push("Another tie: war again!");
-      if (battle.winner === null && i === wars.length - 1) {
-        parts.push(tied === 2 && wars.length === 1
-          ? "Neither of you has enough cards left to fight it, so nobody can finish the war."
-          : "Everyone left in the war is short of cards, so nobody can finish it.");
-        return parts.join(" ");
-      }
-      for (const seat of step.short) {
-        const name = names[seat];
-        if (step.up[seat] !== null) {
-          parts.push(you(name) ? "You are short of cards and fight on with your last card."
-            : `${capital(name)} is short of cards and fights on with its last card.`);
-        } else if (step.down[seat] > 0) {
-          parts.push(you(name) ? `You cannot finish the war and give up ${plural(step.down[seat], "card")}.`
-            : `${capital(name)} cannot finish the war and gives up ${plural(step.down[seat], "card")}.`);
-        } else {
-          parts.push(you(name) ? "You have no cards left for the war." : `${capital(name)} has no cards left for the war.`);
-        }
-      }
-      const fighters = step.up.filter((code) => code !== null).length;
-      const downs = [...new Set(step.up.flatMap((code, seat) => (code !== null ? [step.down[seat]] : [])))];
-      if (i === 0 && fighters > 1 && downs.length === 1) {
-        parts.push(downs[0] > 0 ? `Each lays ${plural(downs[0], "card")} face down and turns one up.`
-          : "Each turns the next card straight up.");
+/** "You turn 9♠ and the computer turns 9♥.": the cards turned up at one step, as they turn. */
+export function turnWords(step, names) {
+  const turned = step.up.flatMap((code, seat) => {
+    if (code === null) return [];
+    const name = names[seat];
+    return [you(name) ? `you turn ${cardLabel(code)}` : `${name} turns ${cardLabel(code)}`];
+  });
+  return turned.length === 0 ? "" : `${capital(joinAnd(turned))}.`;
+}
+
+/** "War! Both turned a 9.", or at a bigger table who did: "War! You and Computer 2 both turned a
+ * jack." Everyone who went to war turned the same rank, and only they turned it. */
+function warDeclared(battle, names) {
+  const [first, second] = battle.steps;
+  const warSeat = first.up.findIndex(
+    (_, seat) => second.up[seat] !== null || second.down[seat] > 0 || second.short.includes(seat),
+  );
+  const rank = first.up[warSeat][0];
+  const tied = first.up.flatMap((code, seat) => (code !== null && code[0] === rank ? [seat] : []));
+  const phrase = rankPhrase(first.up[warSeat]);
+  if (names.length === 2) return { tied: tied.length, text: `War! Both turned ${phrase}.` };
+  const who = capital(joinAnd(tied.map((seat) => names[seat])));
+  return { tied: tied.length, text: `War! ${who} ${tied.length === 2 ? "both" : "all"} turned ${phrase}.` };
+}
+
+/** The wars of a battle in words, up to and including war step `upTo` (the first war is step 1):
+ * each declared, who ran short, and how the cards go down. */
+function warParts(battle, names, upTo) {
+  const wars = battle.steps.slice(1, upTo + 1);
+  if (wars.length === 0) return [];
+  const { tied, text } = warDeclared(battle, names);
+  const parts = [text];
+  for (const [i, step] of wars.entries()) {
+    if (i > 0) parts.push("Another tie: war again!");
+    if (battle.winner === null && i === battle.steps.length - 2) {
+      parts.push(tied === 2 && battle.steps.length === 2
+        ? "Neither of you has enough cards left to fight it, so nobody can finish the war."
+        : "Everyone left in the war is short of cards, so nobody can finish it.");
+      break;
+    }
+    for (const seat of step.short) {
+      const name = names[seat];
+      if (step.up[seat] !== null) {
+        parts.push(you(name) ? "You are short of cards and fight on with your last card."
+          : `${capital(name)} is short of cards and fights on with the last card.`);
+      } else if (step.down[seat] > 0) {
+        parts.push(you(name) ? `You cannot finish the war and give up ${plural(step.down[seat], "card")}.`
+          : `${capital(name)} cannot finish the war and gives up ${plural(step.down[seat], "card")}.`);
+      } else {
+        parts.push(you(name) ? "You have no cards left for the war." : `${capital(name)} has no cards left for the war.`);
       }
     }
+    const fighters = step.up.filter((code) => code !== null).length;
+    const downs = [...new Set(step.up.flatMap((code, seat) => (code !== null ? [step.down[seat]] : [])))];
+    if (i === 0 && fighters > 1 && downs.length === 1) {
+      parts.push(downs[0] > 0 ? `Each lays ${plural(downs[0], "card")} face down and turns one up.`
+        : "Each turns the next card straight up.");
+    }
   }
+  return parts;
+}
+
+/** A battle as the table shows it at step `index` (0 the first turn, then each war step): the
+ * cards turning, after what came before. */
+export function tellTurn(battle, index, names) {
+  const turned = turnWords(battle.steps[index], names);
+  if (index === 0) return turned;
+  return [...warParts(battle, names, index), turned].filter(Boolean).join(" ");
+}
+
+/** A battle as the table shows it when war step `index` is declared, before its cards go down. */
+export function tellWar(battle, index, names) {
+  return warParts(battle, names, index).join(" ");
+}
+
+/** One battle in words, as the message beside the table says it once it has landed;
+ * `tellOut: false` leaves out who was put out (a run of battles says that once for the run). */
+export function describeBattle(battle, names, { tellOut = true } = {}) {
+  const parts = warParts(battle, names, battle.steps.length - 1);
+  if (battle.winner === null) return parts.join(" ");
   const last = battle.steps[battle.steps.length - 1];
   const name = names[battle.winner];
   const mine = last.up[battle.winner];
@@ -129,51 +183,92 @@ export function describeBattle(battle, names, { tellOut = true } = {}) {
     parts.push(`${owner} ${cardLabel(mine)} beats ${beaten(last, battle.winner)} — ${takes(name, battle.taken)}.`);
   }
   if (tellOut && battle.outcome === null) {
-    for (const seat of knockedOut(battle)) {
-      parts.push(seat === 0 ? YOU_OUT : `${capital(names[seat])} is out.`);
-    }
+    for (const seat of knockedOut(battle)) parts.push(outWords(names[seat]));
   }
   return parts.join(" ");
 }
 
-const YOU_OUT = "You are out of cards, so this round is lost for you.";
+const outWords = (name) => (you(name) ? "You are out of cards, so this round is lost for you." : `${capital(name)} is out.`);
 
-/** A run of battles (Play 10 battles) in one sentence, then the last one told in full (at a
- * table of two: with more seats the sentence is long enough, and the table shows the rest). */
-export function describeRun(battles, names) {
-  if (battles.length === 0) return "No battles were played.";
-  if (battles.length === 1) return describeBattle(battles[0], names);
-  const won = new Map();
-  for (const battle of battles) {
-    if (battle.winner !== null) won.set(battle.winner, (won.get(battle.winner) ?? 0) + 1);
-  }
-  const tally = names
-    .map((name, seat) => `${you(name) ? "you won" : name} ${won.get(seat) ?? 0}`)
-    .join(", ");
-  const wars = battles.reduce((sum, battle) => sum + battle.wars, 0);
-  const from = battles[0].number;
-  const to = battles[battles.length - 1].number;
-  const out = battles.flatMap((battle) => (battle.outcome === null ? knockedOut(battle) : []));
-  const others = out.filter((seat) => seat !== 0).map((seat) => names[seat]);
-  let gone = others.length === 0 ? "" : ` ${joinAnd(others)} ${others.length === 1 ? "is" : "are"} out.`;
-  if (out.includes(0)) gone += ` ${YOU_OUT}`;
-  const last = names.length === 2 ? ` Last: ${describeBattle(battles.at(-1), names, { tellOut: false })}` : "";
-  return `Battles ${from}–${to}: ${tally}${wars > 0 ? `, with ${plural(wars, "war")}` : ""}.${gone}${last}`;
+/** A run of battles in a few numbers: the first and last, battles won per seat, wars, the seats
+ * put out along the way and the last battle. Runs add up (`joinRuns`), so Play to end tells its
+ * whole run however many requests it took; null for no battles. */
+export function tallyRun(battles, players) {
+  if (battles.length === 0) return null;
+  const won = Array.from({ length: players }, () => 0);
+  for (const battle of battles) if (battle.winner !== null) won[battle.winner] += 1;
+  return {
+    from: battles[0].number,
+    to: battles.at(-1).number,
+    count: battles.length,
+    won,
+    wars: battles.reduce((sum, battle) => sum + battle.wars, 0),
+    out: battles.flatMap((battle) => (battle.outcome === null ? knockedOut(battle) : [])),
+    last: battles.at(-1),
+  };
 }
+
+/** Run `b` after run `a`, as one run. */
+export function joinRuns(a, b) {
+  if (!a) return b;
+  if (!b) return a;
+  return {
+    from: a.from,
+    to: b.to,
+    count: a.count + b.count,
+    won: a.won.map((n, seat) => n + b.won[seat]),
+    wars: a.wars + b.wars,
+    out: [...a.out, ...b.out],
+    last: b.last,
+  };
+}
+
+/** A run of battles (Play 10 battles, Play to end) in one sentence, then, at a table of two,
+ * the last one told in full (with more seats the sentence is long enough, and the table shows
+ * the rest); `last: false` leaves that out. A run of one is that battle told. */
+export function describeRun(run, names, { last = true } = {}) {
+  if (!run) return "No battles were played.";
+  if (run.count === 1) return describeBattle(run.last, names);
+  const tally = names.map((name, seat) => `${you(name) ? "you won" : name} ${run.won[seat]}`).join(", ");
+  const others = run.out.filter((seat) => !you(names[seat])).map((seat) => names[seat]);
+  let gone = others.length === 0 ? "" : ` ${capital(joinAnd(others))} ${others.length === 1 ? "is" : "are"} out.`;
+  if (run.out.some((seat) => you(names[seat]))) gone += ` ${outWords("You")}`;
+  const told = last && names.length === 2 ? ` Last: ${describeBattle(run.last, names, { tellOut: false })}` : "";
+  return `Battles ${run.from}–${run.to}: ${tally}${run.wars > 0 ? `, with ${plural(run.wars, "war")}` : ""}.${gone}${told}`;
+}
+
+/** A name as the object of a sentence: "you", "the computer", "Mia". */
+const them = (name) => (you(name) ? "you" : name);
 
 /** "8 more than the computer": how far the biggest pile is ahead of the next. */
 function lead(counts, winner, names) {
   const others = counts.filter((_, seat) => seat !== winner);
   const next = Math.max(...others);
   const by = counts[winner] - next;
-  const behind = names.length === 2 ? names[1 - winner] === "You" ? "you" : names[1 - winner] : "the next pile";
+  const behind = names.length === 2 ? them(names[1 - winner]) : "the next pile";
   return `${by} more than ${behind}`;
+}
+
+/** Who held the most cards when the round stopped, as a clause: "you were ahead, 30 cards to
+ * 22", "Computer 2 was ahead with 20 cards to the next pile's 16". */
+export function whoWasAhead(counts, names) {
+  const most = Math.max(...counts);
+  const leaders = counts.flatMap((count, seat) => (count === most ? [seat] : []));
+  if (leaders.length > 1) {
+    const who = joinAnd(leaders.map((seat) => them(names[seat])));
+    return `${who} were level${leaders.length === counts.length ? "" : " on top"}, ${most} cards each`;
+  }
+  const [leader] = leaders;
+  const next = Math.max(...counts.filter((_, seat) => seat !== leader));
+  const was = you(names[leader]) ? "you were" : `${names[leader]} was`;
+  return names.length === 2 ? `${was} ahead, ${most} cards to ${next}` : `${was} ahead with ${most} cards to the next pile's ${next}`;
 }
 
 /** The end of a round, for every reason the rules know (docs/rules.md#how-a-round-ends). */
 export function describeOutcome(outcome, names, round) {
   const winner = outcome.winner === null ? null : names[outcome.winner];
   const two = names.length === 2;
+  const other = two && outcome.winner !== null ? names[1 - outcome.winner] : null;
   const total = round.counts.reduce((a, b) => a + b, 0);
   const held = outcome.winner === null ? 0 : round.counts[outcome.winner];
   const title = winner === null ? "Draw" : you(winner) ? "You win!" : `${capital(winner)} wins`;
@@ -181,20 +276,22 @@ export function describeOutcome(outcome, names, round) {
   let why;
   switch (outcome.reason) {
     case "all_cards":
-      if (you(winner)) why = `You hold all ${total} cards: ${two ? "the computer" : "everyone else"} ran out.`;
-      else why = `${capital(winner)} holds every card: ${two ? "you" : "everyone else"} ran out.`;
+      if (you(winner)) why = `You hold all ${total} cards: ${two ? other : "everyone else"} ran out.`;
+      else why = `${capital(winner)} holds every card: ${two ? them(other) : "everyone else"} ran out.`;
       break;
     case "opponent_short":
-      if (you(winner)) why = `${two ? "The computer" : "The last of the others"} could not finish a war, so you take every card.`;
-      else if (two) why = `You could not finish a war, so ${winner} takes every card.`;
+      if (you(winner)) why = `${two ? capital(other) : "The last of the others"} could not finish a war, so you take every card.`;
+      else if (two) why = `${capital(them(other))} could not finish a war, so ${winner} takes every card.`;
       else why = `${capital(winner)} is the last player left: the others ran out or could not finish a war.`;
       break;
     case "both_short":
       why = "Everyone in the war ran short of cards at the same moment, so nobody can finish it.";
       break;
-    case "battle_limit":
-      why = `${round.battles === 1 ? "1 battle was" : `${round.battles} battles were`} played without a winner: the round stops there as a draw.`;
+    case "battle_limit": {
+      const played = round.battles === 1 ? "1 battle" : `${round.battles} battles`;
+      why = `${played} with no winner: ${whoWasAhead(round.counts, names)}, but at this table the round stops there as a draw.`;
       break;
+    }
     case "most_cards":
       why = `The battle limit was reached and ${holds} the most cards: ${held} of ${total}, ${lead(round.counts, outcome.winner, names)}.`;
       break;
@@ -269,20 +366,35 @@ export function battleNumber(round) {
   return limit === null ? `Battle ${round.battles}` : `Battle ${round.battles} of ${limit}`;
 }
 
-function freshDeal(rules, origin, match, counts) {
-  const names = seatNames(rules.players);
+function freshDeal(round, origin, match) {
+  const { rules, counts } = round;
+  const names = seatNames(rules.players, round.seats);
+  const people = peopleAt(rules.players, round.seats);
   let who;
   if (counts.some((count) => count !== counts[0])) { // a deal by hand may give piles of any size
-    who = joinAnd(counts.map((count, seat) => (seat === 0 ? `${plural(count, "card")} for you` : `${count} for ${names[seat]}`)));
+    who = joinAnd(counts.map((count, seat) => (seat === 0 ? `${plural(count, "card")} for ${them(names[0])}` : `${count} for ${names[seat]}`)));
   } else {
     const hand = `${plural(counts[0], "card")} each`;
-    who = rules.players === 2 ? hand : `${hand} for you and ${rules.players - 1} computer players`;
+    const computers = rules.players - people.length;
+    if (rules.players === 2 && computers === 1) who = hand;
+    else if (people.length === 1) who = `${hand} for ${them(names[0])} and ${computers} computer players`;
+    else who = `${hand} for ${joinAnd([...people.map((seat) => them(names[seat])), ...(computers > 0 ? [plural(computers, "computer")] : [])])}`;
   }
-  const press = "Press Turn cards to play the first battle.";
+  const press = people.length > 1
+    ? "Everyone flips with their own Flip button; the cards turn once all of you have."
+    : "Press Turn cards to play the first battle.";
   if (origin === "replay") return `The same deal again: the same ${who}, in the same order. ${press}`;
   if (origin === "shared") return `A shared deal: ${who}, in the order the link holds. ${press}`;
   if (match) return `Round ${match.rounds.length} of the best of ${match.best_of}: ${who}. ${press}`;
   return `A fresh deal: ${who}. ${press}`;
+}
+
+/** Who has flipped for the coming battle and who has yet to, when people share the table:
+ * "Mia is ready. Waiting for Sam to flip." `flipped` and `waiting` are seats. */
+export function flipWords(flipped, waiting, names) {
+  const ready = flipped.map((seat) => names[seat]);
+  const are = ready.length === 1 && !you(ready[0]) ? "is" : "are";
+  return `${capital(joinAnd(ready.map(them)))} ${are} ready. Waiting for ${joinAnd(waiting.map((seat) => them(names[seat])))} to flip.`;
 }
 
 /** A round's outcome words, with the match's when this round decided it. */
@@ -304,6 +416,9 @@ export function update(state, message) {
         info: message.info,
         match: message.match ?? null,
         battles: [],
+        run: null,
+        running: false,
+        stopped: false,
         resumed: message.round !== null,
         clockRang: false,
         note: null,
@@ -317,6 +432,9 @@ export function update(state, message) {
         origin: message.origin ?? null,
         lastBattle: null,
         battles: [],
+        run: null,
+        running: false,
+        stopped: false,
         resumed: false,
         clockRang: false,
         note: null,
@@ -331,10 +449,27 @@ export function update(state, message) {
     case "noted":
       return { ...state, note: message.note };
     case "played": {
+      // `run`: "new" for Play to end's first request, "more" for each after it; its battles add up.
       const lastBattle = message.battles.length > 0 ? message.battles.at(-1) : state.lastBattle;
       const clockRang = message.battles.length === 0 && message.round.outcome !== null;
-      return { ...state, round: message.round, lastBattle, battles: message.battles, resumed: false, clockRang, note: null, error: null };
+      const played = tallyRun(message.battles, message.round.rules.players);
+      const run = message.run === "more" ? joinRuns(state.run, played) : played;
+      return {
+        ...state,
+        round: message.round,
+        lastBattle,
+        battles: message.battles,
+        run,
+        running: Boolean(message.run),
+        stopped: false,
+        resumed: false,
+        clockRang,
+        note: null,
+        error: null,
+      };
     }
+    case "ranOut": // Play to end is over: `stopped` when a press stopped it part-way
+      return { ...state, running: false, stopped: message.stopped };
     case "chosen":
       return { ...state, houseRules: message.houseRules };
     case "scored":
@@ -359,18 +494,23 @@ export function view(state) {
     };
   }
   const rules = round.rules;
-  const names = seatNames(rules.players);
+  const names = seatNames(rules.players, round.seats);
   const over = round.outcome !== null;
   const battles = state.battles ?? [];
   const last = state.lastBattle ?? null;
   const match = state.match ?? null;
   const inMatch = match !== null && round.match_id === match.id;
   const afterMatch = inMatch && over ? matchAfterRound(match, round, names) : null;
+  const run = state.run ?? null;
   let message;
   if (state.error) message = state.error;
   else if (state.note) message = state.note;
-  else if (battles.length > 0) message = describeRun(battles, names);
-  else if (round.battles === 0 && !over) message = freshDeal(rules, state.origin, inMatch ? match : null, round.counts);
+  else if (battles.length > 0 && state.stopped) {
+    message = `${describeRun(run, names, { last: false })} Stopped at battle ${round.battles}. Press Play to end to go on, or Turn cards for one battle.`;
+  } else if (battles.length > 0) {
+    // While Play to end turns battle by battle, each is told as it lands; its whole run after.
+    message = state.running && battles.length === 1 ? describeBattle(battles[0], names) : describeRun(run, names);
+  } else if (round.battles === 0 && !over) message = freshDeal(round, state.origin, inMatch ? match : null);
   else if (over && ["time_up", "most_cards_tie"].includes(round.outcome.reason) && state.clockRang) message = `Time is up, so the cards were counted. ${afterMatch ? afterMatch.message : "Press New round to deal again."}`;
   else if (afterMatch) message = afterMatch.message;
   else if (over && match && !match.over) message = "This round is over. Press New round to go back to your match.";
@@ -378,11 +518,14 @@ export function view(state) {
   else if (state.resumed) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
   else message = last ? describeBattle(last, names) : `Your round resumes at battle ${round.battles + 1}.`;
   const youOut = !over && round.counts[0] === 0;
+  const roundOutcome = over ? describeOutcome(round.outcome, names, round) : null;
   return {
     ready: true,
     youOut,
     players: rules.players,
-    labels: seatLabels(rules.players),
+    names,
+    labels: seatLabels(rules.players, round.seats),
+    people: peopleAt(rules.players, round.seats),
     counts: round.counts,
     out: round.counts.map((count) => count === 0),
     battleNumber: battleNumber(round),
@@ -391,8 +534,9 @@ export function view(state) {
     announce: battles.length > 0 ? `${battleNumber(round)}. ${message}` : message,
     laid: last ? laidBySeat(last, rules.players) : names.map(() => []),
     winner: last ? last.winner : null,
-    outcome: over ? matchOutcome(describeOutcome(round.outcome, names, round), afterMatch) : null,
-    matchLine: match ? matchLine(match, seatLabels(match.rules.players), inMatch) : null,
+    roundOutcome,
+    outcome: roundOutcome && matchOutcome(roundOutcome, afterMatch),
+    matchLine: match ? matchLine(match, seatLabels(match.rules.players, match.seats), inMatch) : null,
     guide: guideText(rules),
   };
 }

@@ -3,7 +3,8 @@
 import { ApiError, api } from "./api.js";
 import { laidCard } from "./art.js";
 import { $ } from "./dom.js";
-import { describeBattle, laidBySeat, seatLabels, seatNames } from "./render.js";
+import { seatWords } from "./house.js";
+import { describeBattle, laidBySeat } from "./render.js";
 import { ui } from "./state.js";
 import { number, plural } from "./words.js";
 
@@ -23,7 +24,7 @@ const shown = ui.replay;
 function drawBattle(result) {
   const { battle, counts_before: before } = result;
   const players = shown.round.rules.players;
-  const labels = seatLabels(players);
+  const { labels, names } = seatWords(shown.round.seats, players);
   const laid = laidBySeat(battle, players);
   const rows = labels.map((label, seat) => {
     const row = document.createElement("div");
@@ -44,7 +45,7 @@ function drawBattle(result) {
   });
   els.seats.replaceChildren(...rows);
   // One live region says where the replay is and what happened, so a step is read out whole.
-  els.words.textContent = `Battle ${battle.number}: ${describeBattle(battle, seatNames(players))}`;
+  els.words.textContent = `Battle ${battle.number}: ${describeBattle(battle, names)}`;
 }
 
 function drawPlace() {

@@ -2,10 +2,10 @@
 import { act } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { $ } from "./dom.js";
-import { seatLabels, seatNames } from "./render.js";
+import { seatWords } from "./house.js";
 import { openReplay } from "./replay.js";
 import { dealAgain } from "./rounds.js";
-import { dealOf, shareLink } from "./share.js";
+import { dealOf, isLoopback, shareLink } from "./share.js";
 import { state, ui } from "./state.js";
 import { battleAt, storySvg, storyWords } from "./story.js";
 
@@ -19,6 +19,9 @@ const els = {
   share: $("share"),
   shareLink: $("share-link"),
   shareStatus: $("share-status"),
+  shareLocal: $("share-local"),
+  shareSend: $("share-send"),
+  shareCopy: $("share-copy"),
 };
 
 const again = () => state.round && dealOf(state.round, state.info?.presets.classic);
@@ -55,7 +58,7 @@ async function drawStory(round) {
   }
   if (state.round?.id !== round.id || story.roundId !== round.id) return;
   story.data = data;
-  const labels = seatLabels(round.rules.players);
+  const { labels, names } = seatWords(round.seats, round.rules.players);
   els.storyChart.innerHTML = storySvg(data, labels);
   $("story-legend").replaceChildren(...labels.map((label, seat) => {
     const item = document.createElement("span");
@@ -64,7 +67,7 @@ async function drawStory(round) {
     item.append(label);
     return item;
   }));
-  $("story-words").replaceChildren(...storyWords(data, seatNames(round.rules.players)).map((text) => {
+  $("story-words").replaceChildren(...storyWords(data, names).map((text) => {
     const item = document.createElement("li");
     item.textContent = text;
     return item;
@@ -94,13 +97,29 @@ export function replayDeal() {
   }, els.replayDeal);
 }
 
+/** The device's own share sheet, where the browser offers one for this link. */
+function canShareSheet(url) {
+  if (typeof navigator.share !== "function") return false;
+  return typeof navigator.canShare !== "function" || navigator.canShare({ url });
+}
+
 export function openShare() {
   const deal = again();
   if (!deal) return;
-  els.shareLink.value = shareLink(window.location.origin, deal);
+  // From the address this page was opened at: the one its players can reach it by.
+  const { origin, hostname, protocol, port } = window.location;
+  const link = shareLink(origin, deal);
+  els.shareLink.value = link;
   els.shareStatus.textContent = "";
+  els.shareLocal.hidden = !isLoopback(hostname);
+  $("share-host").textContent = hostname;
+  $("share-example").textContent = `${protocol}//192.168.1.20${port ? `:${port}` : ""}`;
+  const sheet = canShareSheet(link);
+  els.shareSend.hidden = !sheet;
+  els.shareCopy.classList.toggle("primary", !sheet);
   els.share.showModal();
   els.shareLink.select();
+  els.shareLink.scrollLeft = 0; // the address first, where the eye starts
 }
 
 export async function copyShareLink() {
@@ -110,6 +129,18 @@ export async function copyShareLink() {
     els.shareStatus.textContent = "Copied: paste it wherever you like.";
   } catch {
     els.shareStatus.textContent = "This browser would not copy it: the link is selected, so copy it with your keyboard or menu.";
+  }
+}
+
+/** Share the link through the device's share sheet; copied instead if the sheet fails. */
+export async function sendShareLink() {
+  const url = els.shareLink.value;
+  try {
+    await navigator.share({ title: "A deal of War", text: "Play this deal of War: the same cards for everyone who opens it.", url });
+    els.shareStatus.textContent = "Shared.";
+  } catch (error) {
+    if (error?.name === "AbortError") return; // closed without choosing: nothing to say
+    await copyShareLink();
   }
 }
 

@@ -1,14 +1,17 @@
-// Rounds and matches: loading, dealing, New round, a shared link, and what a round's end changes.
-import { act, stopAuto } from "./act.js";
+// Rounds and matches: loading, dealing (the piles dealt out on the table), New round, a shared
+// link, and what a round's end changes.
+import { act, landHeld, skipAnimation, stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { checkChoices } from "./house.js";
 import { matchScore, seatLabels } from "./render.js";
 import { readShared } from "./share.js";
+import { sound } from "./sound.js";
 import { dispatch, state, ui } from "./state.js";
-import { controls } from "./table.js";
+import { controls, stage } from "./table.js";
 
-/** Load this browser's round; deal a shared link's, or a fresh one if none. */
+/** Load this browser's round; deal a shared link's, or a fresh one if none (then returns the
+ * deal to animate). */
 export async function load() {
   const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
   dispatch({
@@ -20,28 +23,36 @@ export async function load() {
     match: me.match,
     info,
   });
+  if (me.round?.outcome) ui.endShown = me.round.id; // told before: no fanfare for it again
   const shared = new URL(window.location.href).searchParams.get("deal");
   if (shared !== null) {
     window.history.replaceState(null, "", window.location.pathname); // a reload resumes, not re-deals
-    if (await openShared(shared)) return;
+    if (await openShared(shared)) return null;
   }
-  if (!me.round) {
-    const problem = state.error;
-    await dealFresh();
-    // A link that could not be dealt says so beside the fresh deal that stands in for it.
-    if (problem) dispatch({ type: "failed", error: `${problem} Here is a fresh deal of your own instead: press Turn cards to play.` });
-  }
+  if (me.round) return null;
+  const problem = state.error;
+  await dealFresh();
+  // A link that could not be dealt says so beside the fresh deal that stands in for it.
+  if (problem) dispatch({ type: "failed", error: `${problem} Here is a fresh deal of your own instead: press Turn cards to play.` });
+  return dealing;
 }
+
+/** The round just dealt, dealt out onto the table. */
+const dealing = () => stage.deal(state.round.counts, { onCard: () => sound("flip") });
+
+/** The people at the table as the house rules seat them, for a new round or match's body; none
+ * from a server that keeps no seats (it would refuse the field). */
+const seated = () => (state.houseRules?.seats ? { seats: state.houseRules.seats } : {});
 
 /** Deal a round as the house rules say: a plain round, or the first of a new match. */
 async function dealFresh() {
   const { rules, best_of: bestOf } = state.houseRules;
   if (bestOf === 1) {
-    const round = await api("POST", "/api/rounds", { rules });
+    const round = await api("POST", "/api/rounds", { rules, ...seated() });
     dispatch({ type: "dealt", round, match: null });
     return;
   }
-  const { round, ...match } = await api("POST", "/api/matches", { best_of: bestOf, rules });
+  const { round, ...match } = await api("POST", "/api/matches", { best_of: bestOf, rules, ...seated() });
   dispatch({ type: "dealt", round, match });
 }
 
@@ -56,7 +67,7 @@ const matchInPlay = () => (state.match && !state.match.over ? state.match : null
 
 /** Deal `again` ({rules, seed, deal?}) as a fresh round of this browser's own. */
 export async function dealAgain(again, origin) {
-  const round = await api("POST", "/api/rounds", again);
+  const round = await api("POST", "/api/rounds", { ...again, ...seated() });
   dispatch({ type: "dealt", round, origin });
 }
 
@@ -75,6 +86,11 @@ export async function afterRoundEnds() {
  * (from House rules) always starts afresh with the rules just chosen. */
 export async function newRound({ fresh = false } = {}) {
   stopAuto({ quiet: true });
+  landHeld();
+  if (ui.action.phase === "animation") { // the question tells the battle the table shows
+    skipAnimation();
+    await ui.action.done;
+  }
   const round = state.round;
   const match = matchInPlay();
   const inMatch = Boolean(match && round?.match_id === match.id);
@@ -100,15 +116,16 @@ export async function newRound({ fresh = false } = {}) {
     }
     if (match && !leavesMatch) await dealNextInMatch();
     else await dealFresh();
-    return null;
+    return dealing;
   }, controls.deal);
 }
 
 function confirmThrowAway(round, match) {
-  const labels = seatLabels(match ? match.rules.players : round.rules.players);
+  const labels = match ? seatLabels(match.rules.players, match.seats) : seatLabels(round.rules.players, round.seats);
   const where = round.outcome === null && round.battles > 0 ? `Your round is at battle ${round.battles}. ` : "";
   return askConfirm(match
     ? {
+      opener: controls.deal,
       title: "Leave this match?",
       text: `${where}Your best of ${match.best_of} stands at ${matchScore(match, labels)}. A new deal ` +
         "ends the match, and a match left undecided does not count on the scoreboard.",
@@ -116,6 +133,7 @@ function confirmThrowAway(round, match) {
       no: "Keep the match",
     }
     : {
+      opener: controls.deal,
       title: "Throw this round away?",
       text: `${where}A new deal ends it, and a round left unfinished does not count on the scoreboard.`,
       yes: "Deal again",

@@ -29,6 +29,16 @@ function fromBase64Url(text) {
   return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
+// The names a computer gives itself: a page opened at one of them is seen by this computer only.
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** True when `hostname` (as `location.hostname` has it) names this computer only, so a link to
+ * it opens nowhere else: localhost, 127.0.0.1 (or any 127.x.y.z), ::1. */
+export function isLoopback(hostname) {
+  const host = hostname.toLowerCase();
+  return LOOPBACK.has(host) || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /** The link that deals `again` (from dealOf) on the page at `origin`. */
 export function shareLink(origin, again) {
   return `${origin}/?deal=${toBase64Url(JSON.stringify(again))}`;

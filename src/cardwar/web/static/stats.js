@@ -2,8 +2,7 @@
 import { ApiError, api } from "./api.js";
 import { histogramSvg, shareBar, statsView } from "./charts.js";
 import { $ } from "./dom.js";
-import { presetName, rulesLine } from "./house.js";
-import { seatLabels } from "./render.js";
+import { DEFAULT_SEATS, presetName, rulesLine, seatWords, seatsInPlay } from "./house.js";
 import { state, ui } from "./state.js";
 import { percent } from "./words.js";
 
@@ -36,9 +35,13 @@ export async function runStats(event) {
   els.run.setAttribute("aria-busy", "true");
   els.run.setAttribute("aria-disabled", "true");
   try {
+    // The House rules panel's draw estimate first: the server plays one long run per browser.
+    await ui.house.drawsLine;
     const rules = state.houseRules?.rules ?? {};
     const result = await api("POST", "/api/simulations", { rules, rounds });
-    const shown = statsView(result, seatLabels(result.rules.players));
+    const { players } = result.rules;
+    const seats = seatsInPlay(state.houseRules?.seats ?? DEFAULT_SEATS, players);
+    const shown = statsView(result, seatWords(seats, players).labels);
     $("stats-played").textContent = shown.played;
     $("stats-outcome").innerHTML = shareBar(shown.outcome, "How the rounds ended");
     $("stats-legend").textContent = shown.outcome.map((part) => `${part.label} ${percent(part.share)}`).join(" · ");

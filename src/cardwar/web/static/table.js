@@ -1,9 +1,11 @@
-// Drawing the table (seats, cards laid, controls, words) as render.js's view says.
+// Drawing the table (seats, cards laid, controls and each person's flip button, words) as
+// render.js's view says.
 import { Stage } from "./animate.js";
 import { backSvg, fromMarkup, laidCard } from "./art.js";
 import { $ } from "./dom.js";
 import { matchPreset, presetName, rulesLine } from "./house.js";
 import { spread } from "./render.js";
+import { drawScoreboard } from "./scoreboard.js";
 import { state, ui } from "./state.js";
 import { noun } from "./words.js";
 
@@ -21,6 +23,21 @@ const els = {
 };
 
 export const controls = { turn: $("turn"), ten: $("ten"), auto: $("auto"), deal: $("new") };
+
+// Each person's own flip key, by seat: seat 0 keeps T (and Space) of Turn cards, which is its
+// flip too. Two people at one keyboard each have a side of it: T on the left, L on the right.
+export const FLIP_KEYS = ["T", "L", "A", "M"];
+const TOUCH = window.matchMedia("(hover: none) and (pointer: coarse)").matches; // no keys to show
+
+/** The seats that have flipped for the battle the round is at (ui.flips is keyed by it). */
+export function flippedSeats(round = state.round) {
+  return round && ui.flips.key === flipsKey(round) ? [...ui.flips.done] : [];
+}
+
+export const flipsKey = (round) => `${round.id}:${round.battles}`;
+
+/** Seat `seat`'s flip button, if the table shows one. */
+export const flipButton = (seat) => els.table.querySelector(`.flips[data-seat="${seat}"] button`);
 
 export const stage = new Stage(els.table, {
   setCounts,
@@ -73,9 +90,16 @@ function drawSeats(shown) {
     seatEl.querySelector(".name").textContent = shown.labels[seat];
     seatEl.classList.toggle("out", shown.out[seat]);
     const slot = $(`laid-${seat}`);
-    slot.setAttribute("aria-label", seat === 0 ? "Your cards this battle" : `${shown.labels[seat]}'s cards this battle`);
+    const yours = seat === 0 && shown.labels[0] === "You";
+    slot.setAttribute("aria-label", yours ? "Your cards this battle" : `${shown.labels[seat]}'s cards this battle`);
   });
   setCounts(shown.counts);
+}
+
+/** Busy is aria-disabled (the button keeps its focus); a disabled button says nothing more. */
+function markBusy(button, busy) {
+  if (busy && !button.disabled) button.setAttribute("aria-disabled", "true");
+  else button.removeAttribute("aria-disabled");
 }
 
 function drawControls(shown) {
@@ -86,10 +110,48 @@ function drawControls(shown) {
   controls.auto.disabled = over && !auto;
   controls.auto.textContent = auto ? "Stop" : "Play to end";
   els.autoHint.hidden = !auto;
-  for (const button of Object.values(controls)) button.setAttribute("aria-disabled", String(state.busy));
+  const flipped = flippedSeats();
+  for (const button of Object.values(controls)) markBusy(button, state.busy);
+  if (flipped.includes(0)) markBusy(controls.turn, true); // your flip is in: Turn cards waits too
   const dealNext = over || Boolean(shown.youOut);
   controls.turn.classList.toggle("primary", !dealNext);
   controls.deal.classList.toggle("primary", dealNext);
+  drawFlips(shown, flipped);
+}
+
+/** With two or more people at the table, each person still in has a flip button on their own
+ * side, named with their name and showing their key. */
+function drawFlips(shown, flipped) {
+  const people = shown.ready && shown.outcome === null && shown.people.length > 1 ? shown.people : [];
+  for (const slot of els.table.querySelectorAll(".flips")) {
+    const seat = Number(slot.dataset.seat);
+    if (!people.includes(seat) || shown.out[seat]) {
+      slot.replaceChildren();
+      continue;
+    }
+    const name = `Flip — ${shown.labels[seat]}`;
+    let button = slot.querySelector("button");
+    if (!button || button.dataset.name !== name) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.className = "flip";
+      button.dataset.seat = String(seat);
+      button.dataset.name = name;
+      button.setAttribute("aria-keyshortcuts", FLIP_KEYS[seat]);
+      const words = document.createElement("span");
+      words.textContent = name;
+      button.append(words);
+      if (!TOUCH) {
+        const key = document.createElement("kbd");
+        key.setAttribute("aria-hidden", "true"); // the name stays "Flip — Mia"; the key is in aria-keyshortcuts
+        key.textContent = FLIP_KEYS[seat];
+        button.append(" ", key);
+      }
+      slot.replaceChildren(button);
+    }
+    button.classList.toggle("flipped", flipped.includes(seat));
+    markBusy(button, state.busy || flipped.includes(seat));
+  }
 }
 
 function drawWords(shown) {
@@ -101,12 +163,6 @@ function drawWords(shown) {
   } else {
     els.outcome.hidden = true;
   }
-}
-
-function drawScoreboard(board) {
-  for (const [id, count] of [["won", board.won], ["lost", board.lost], ["drawn", board.drawn],
-    ["matches-won", board.matches_won], ["matches-lost", board.matches_lost]]) $(id).textContent = String(count);
-  $("matches-tally").hidden = board.matches_won + board.matches_lost === 0 && !state.match;
 }
 
 function drawRules(rules) {
@@ -129,7 +185,7 @@ export function drawTable(shown) {
   drawControls(shown);
   if (ui.frozen) return;
   drawWords(shown);
-  drawScoreboard(state.scoreboard);
+  drawScoreboard();
   if (!shown.ready) return;
   els.matchLine.hidden = shown.matchLine === null;
   els.matchLine.textContent = shown.matchLine ?? "";
@@ -168,6 +224,3 @@ export function announce(text) {
 }
 
 export const markTableBusy = (busy) => els.table.setAttribute("aria-busy", String(busy));
-
-/** Dim the words while battles they do not tell yet are shown. */
-export const markWordsBehind = (behind) => els.message.classList.toggle("behind", behind);

@@ -1,4 +1,4 @@
-"""Every example of SPEC §6, each as a test of its own."""
+"""Every example of the rules (docs/api.md#examples, docs/rules.md), each as a test of its own."""
 
 from cardwar import Card, Reason, Rules
 

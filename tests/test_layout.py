@@ -1,0 +1,101 @@
+"""The rooms and the way their doors open: the core needs nothing of the web, the simulator or
+the command line; the simulator and the web need the core (the web also the simulator, for the
+chance meter and the statistics); only the command line needs them all; and no module imports
+itself back through another."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).parent.parent / "src" / "cardwar"
+CORE = {"cards", "rules", "records", "engine", "loops", "persist", "story", "match", "text",
+        "errors"}  # fmt: skip
+# What each part may import besides itself (the core, `cardwar` itself, is every part's base).
+ALLOWED = {"core": {"core"}, "sim": {"core", "sim"}, "web": {"core", "sim", "web"},
+           "cli": {"core", "sim", "web", "cli"}}  # fmt: skip
+
+
+def module_name(path: Path) -> str:
+    """`cardwar.web.routes.rounds` for src/cardwar/web/routes/rounds.py."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def part(module: str) -> str:
+    """Which room a module of the package is in: core, sim, web or cli."""
+    name = module.split(".")[1] if module.count(".") else ""
+    return name if name in {"sim", "web", "cli"} else "core"
+
+
+def imports() -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports, lazily or not."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                    + ([base] if base else []))  # fmt: skip
+                names.add(base)
+                names |= {f"{base}.{alias.name}" for alias in node.names}
+        found[module] = {name for name in names if name.startswith("cardwar")} - {module}
+    known = set(found)
+    return {module: {name for name in names if name in known} for module, names in found.items()}
+
+
+def test_the_core_is_what_the_rules_say_it_is() -> None:
+    """The core's modules are the ones named here: a new one must say which room it is in."""
+    core = {
+        module.split(".")[1] for module in imports() if part(module) == "core" and "." in module
+    }
+    assert core == CORE
+
+
+def test_every_import_points_the_way_the_rooms_allow() -> None:
+    """No core module imports the simulator, the web or the command line; the simulator imports
+    no web or command line; the web no command line."""
+    wrong = sorted(
+        f"{module} imports {name}"
+        for module, names in imports().items()
+        for name in names
+        if part(name) not in ALLOWED[part(module)]
+    )
+    assert wrong == []
+
+
+def cycles(graph: dict[str, set[str]]) -> list[str]:
+    """Every cycle of `graph`, each once, as "a -> b -> a"."""
+    found, done = [], set()
+    for start in sorted(graph):
+        stack = [(start, [start])]
+        while stack:
+            module, path = stack.pop()
+            for name in sorted(graph[module]):
+                if name == start:
+                    found.append(" -> ".join([*path, name]))
+                elif name not in path and name not in done:
+                    stack.append((name, [*path, name]))
+        done.add(start)
+    return found
+
+
+def test_no_module_imports_itself_back() -> None:
+    """The import graph has no cycle. A package's `__init__` that gathers its own modules for
+    others to import is not a cycle, so those edges are left out."""
+    graph = {
+        module: {name for name in names if not name.startswith(module + ".")}
+        for module, names in imports().items()
+    }
+    assert cycles(graph) == []
+
+
+def test_a_cycle_is_found() -> None:
+    """The cycle check notices one."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a -> b -> c -> a"]
