@@ -247,7 +247,7 @@ def test_the_page_offers_every_value_the_rules_allow(
         "Players": ["2", "3", "4"],
         "Cards face down in a war": [str(n) for n in range(6)],
         "A war player short of cards": ["lose", "last_card"],
-        "Won cards go under the pile": ["winner_first", "table", "shuffled"],
+        "Won cards go under the pile": ["winner_first", "table", "shuffled", "natural"],
         "At the battle limit": ["draw", "most_cards"],
     }
     for label, wanted in values.items():

@@ -89,7 +89,7 @@ def test_unknown_preset_names_the_choices() -> None:
         ),
         (
             {"gather": "random"},
-            "gather: 'random' is not allowed, must be one of winner_first, table, shuffled",
+            "gather: 'random' is not allowed, must be one of winner_first, table, shuffled, natural",
         ),
         (
             {"limit_outcome": "win"},
@@ -178,7 +178,7 @@ def test_every_field_says_what_it_allows() -> None:
         "gather": {
             "default": "winner_first",
             "nullable": False,
-            "choices": ["winner_first", "table", "shuffled"],
+            "choices": ["winner_first", "table", "shuffled", "natural"],
         },
     }
     # As the API sends it: whole numbers, never 26.0.

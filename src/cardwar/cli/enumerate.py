@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardwar.cli.progress import progress_bar
-from cardwar.cli.shared import print_line
+from cardwar.cli.shared import print_line, rows_of_endings  # the same rows as a random run's
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
 from cardwar.sim.checkpoint import Checkpoint, Job
@@ -141,7 +141,6 @@ def enumerate_table(summary: dict[str, Any], deck: SmallDeck) -> Table:
         for c in summary["loop_lengths"]
     )
     table.add_row("distinct loops", loops or "none")
-    from cardwar.cli.simulate import rows_of_endings  # the same rows as a random run's
 
     rows_of_endings(table, summary, seat_names(2), summary["ended"])
     longest = summary["longest"]

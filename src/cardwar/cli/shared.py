@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
@@ -70,3 +71,29 @@ def port(text: str) -> int:
     if not 0 < number < 65536:
         raise argparse.ArgumentTypeError(f"{number} is out of range, must be 1..65535")
     return number
+
+
+def rows_of_endings(
+    table: Table, summary: dict[str, Any], names: tuple[str, ...], games: int
+) -> None:
+    """The rows of a run's outcomes, endings, battles and wars, as every table of results shows
+    them (`games` the rounds that ended)."""
+
+    def share(n: int) -> str:
+        return f"{n:,} ({100 * n / games:.1f}%)" if games else "0"
+
+    table.add_row("rounds", f"{games:,}")
+    for seat, name in enumerate(names):
+        table.add_row(f"won by {name}", share(summary["wins"][seat]))
+    table.add_row("drawn", share(summary["draws"]))
+    for reason, count in summary["reasons"].items():
+        if count:
+            table.add_row(f"  ended {reason}", share(count))
+    for key, label in (("battles", "battles a round"), ("wars_per_round", "wars a round")):
+        figures = summary[key]
+        if figures["mean"] is not None:
+            table.add_row(
+                label,
+                f"mean {figures['mean']:.1f} · median {figures['median']} · "
+                f"90% at most {figures['p90']} · most {figures['max']}",
+            )

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from cardwar.cli.enumerate import enumerate_command
 from cardwar.cli.progress import progress_bar
-from cardwar.cli.shared import chosen_rules, load_json, print_line
+from cardwar.cli.shared import chosen_rules, load_json, print_line, rows_of_endings
 from cardwar.engine import MAX_SEED
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
@@ -157,26 +157,3 @@ def summary_table(summary: dict[str, Any], names: tuple[str, ...], title: str) -
     speed = summary["battles_per_second"]
     table.add_row("battles a second", f"{speed:,}" if speed is not None else "-")
     return table
-
-
-def rows_of_endings(
-    table: Table, summary: dict[str, Any], names: tuple[str, ...], games: int
-) -> None:
-    def share(n: int) -> str:
-        return f"{n:,} ({100 * n / games:.1f}%)" if games else "0"
-
-    table.add_row("rounds", f"{games:,}")
-    for seat, name in enumerate(names):
-        table.add_row(f"won by {name}", share(summary["wins"][seat]))
-    table.add_row("drawn", share(summary["draws"]))
-    for reason, count in summary["reasons"].items():
-        if count:
-            table.add_row(f"  ended {reason}", share(count))
-    for key, label in (("battles", "battles a round"), ("wars_per_round", "wars a round")):
-        figures = summary[key]
-        if figures["mean"] is not None:
-            table.add_row(
-                label,
-                f"mean {figures['mean']:.1f} · median {figures['median']} · "
-                f"90% at most {figures['p90']} · most {figures['max']}",
-            )
