@@ -370,6 +370,9 @@ def _ranks_of(name: tuple[int, int], deck: SmallDeck) -> tuple[list[int], int]:
     return ranks[: deck.cards], size
 
 
+SLICE = 1 << 20  # sequences a thread plays before the threads take their next slices
+
+
 class Enumerator:
     """Plays ranges of a deck's sequences on `workers` threads, into tables that last from one
     range to the next (so a loop met again is known by its name at once), until `take()`
@@ -406,15 +409,24 @@ class Enumerator:
         self._sequences = 0
 
     def play(self, first: int, count: int, progress: Callable[[int], None] | None = None) -> None:
-        """Play sequences `first` .. `first + count - 1`, a slice a thread."""
+        """Play sequences `first` .. `first + count - 1` on every thread."""
         total = self.deck.sequences
         if not 0 <= first <= first + count <= total:
             raise RulesError(
                 f"sequences {first}..{first + count - 1}: must lie within 0..{total - 1}"
             )
-        if count == 0:
-            return
         numba.set_num_threads(self.workers)
+        # The threads play neighbouring slices side by side, a slice each, then the next ones:
+        # with a deal and its mirror played once, the deals played crowd the start of the order
+        # (a first half before the second), and two halves of a long range would leave one
+        # thread with most of the work.
+        width = max(1, min(SLICE, -(-count // self.workers))) * self.workers
+        for start in range(first, first + count, width):
+            self._play_slices(start, min(width, first + count - start), progress)
+
+    def _play_slices(self, first: int, count: int, progress: Callable[[int], None] | None) -> None:
+        """Play sequences `first` .. `first + count - 1`, a slice a thread."""
+        total = self.deck.sequences
         parts = self.workers
         bounds = [first + count * part // parts for part in range(parts + 1)]
         ranks = np.stack(
