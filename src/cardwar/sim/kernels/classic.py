@@ -33,6 +33,7 @@ from cardwar.sim.kernels.codes import (
     R_LOW_WINS,
     R_MOST_CARDS,
     R_WAR_DOWN,
+    RANKS,
 )
 from cardwar.sim.kernels.games import (
     BATTLE_BINS,
@@ -73,8 +74,10 @@ def play_classic(
     most_cards = rules[R_MOST_CARDS] != 0
     low = rules[R_LOW_WINS] != 0
     deck = np.zeros(CARDS, np.uint8)
-    ring0 = np.zeros(RING, np.uint8)
-    ring1 = np.zeros(RING, np.uint8)
+    # Both piles in one array, seat 1's from RING on, each card by its rank alone (suits never
+    # count here), turned upside down for Peace: then the higher rank always wins.
+    ring = np.zeros(2 * RING, np.uint8)
+    top = RANKS - 1
     for game in range(first, last):
         # The deal: `rng.seed_game`, `games.random_deal`, with the generator in a register.
         state = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game)
@@ -87,8 +90,10 @@ def play_classic(
             j = int(((bits >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
             deck[i], deck[j] = deck[j], deck[i]
         for i in range(hand):
-            ring0[i] = deck[2 * i]
-            ring1[i] = deck[2 * i + 1]
+            r0 = deck[2 * i] >> RANK_SHIFT
+            r1 = deck[2 * i + 1] >> RANK_SHIFT
+            ring[i] = top - r0 if low else r0
+            ring[RING + i] = top - r1 if low else r1
         h0 = 0
         h1 = 0
         s0 = hand
@@ -98,28 +103,31 @@ def play_classic(
         winner = NO_WINNER
         reason = ALL_CARDS
         while True:
-            a = ring0[h0]
-            b = ring1[h1]
-            ra = a >> RANK_SHIFT
-            rb = b >> RANK_SHIFT
+            ra = ring[h0]
+            rb = ring[RING + h1]
             battles += 1
+            h0 = (h0 + 1) & MASK
+            h1 = (h1 + 1) & MASK
             if ra != rb:
-                h0 = (h0 + 1) & MASK
-                h1 = (h1 + 1) & MASK
-                if (ra > rb) != low:
-                    ring0[(h0 + s0 - 1) & MASK] = a
-                    ring0[(h0 + s0) & MASK] = b
-                    s0 += 1
-                    s1 -= 1
-                else:
-                    ring1[(h1 + s1 - 1) & MASK] = b
-                    ring1[(h1 + s1) & MASK] = a
-                    s1 += 1
-                    s0 -= 1
+                # No branch on who wins (it is a coin toss the processor cannot guess): the
+                # winner's ring, head and count are picked, and the two cards put under its pile.
+                won = ra > rb
+                base = 0 if won else RING
+                end = (h0 + s0 if won else h1 + s1) - 1
+                ring[base + (end & MASK)] = ra if won else rb
+                ring[base + ((end + 1) & MASK)] = rb if won else ra
+                step = 1 if won else -1
+                s0 += step
+                s1 -= step
+                if (s1 if won else s0) == 0:
+                    winner = 0 if won else 1
+                    break
             else:
                 laid = 1
                 short0 = False
                 short1 = False
+                h0 = (h0 - 1) & MASK
+                h1 = (h1 - 1) & MASK
                 while True:
                     short0 = s0 - laid < need
                     short1 = s1 - laid < need
@@ -127,8 +135,8 @@ def play_classic(
                         break
                     laid += need
                     wars += 1
-                    ra = ring0[(h0 + laid - 1) & MASK] >> RANK_SHIFT
-                    rb = ring1[(h1 + laid - 1) & MASK] >> RANK_SHIFT
+                    ra = ring[(h0 + laid - 1) & MASK]
+                    rb = ring[RING + ((h1 + laid - 1) & MASK)]
                     if ra != rb:
                         break
                 if short0 and short1:
@@ -139,25 +147,25 @@ def play_classic(
                     reason = OPPONENT_SHORT
                     break
                 # The winner's cards as laid (the top of its pile), then the other's.
-                if (ra > rb) != low:
+                if ra > rb:
                     for i in range(laid):
-                        ring0[(h0 + s0 + i) & MASK] = ring0[(h0 + i) & MASK]
+                        ring[(h0 + s0 + i) & MASK] = ring[(h0 + i) & MASK]
                     for i in range(laid):
-                        ring0[(h0 + s0 + laid + i) & MASK] = ring1[(h1 + i) & MASK]
+                        ring[(h0 + s0 + laid + i) & MASK] = ring[RING + ((h1 + i) & MASK)]
                     s0 += laid
                     s1 -= laid
                 else:
                     for i in range(laid):
-                        ring1[(h1 + s1 + i) & MASK] = ring1[(h1 + i) & MASK]
+                        ring[RING + ((h1 + s1 + i) & MASK)] = ring[RING + ((h1 + i) & MASK)]
                     for i in range(laid):
-                        ring1[(h1 + s1 + laid + i) & MASK] = ring0[(h0 + i) & MASK]
+                        ring[RING + ((h1 + s1 + laid + i) & MASK)] = ring[(h0 + i) & MASK]
                     s1 += laid
                     s0 -= laid
                 h0 = (h0 + laid) & MASK
                 h1 = (h1 + laid) & MASK
-            if s0 == 0 or s1 == 0:
-                winner = 0 if s0 > 0 else 1
-                break
+                if s0 == 0 or s1 == 0:
+                    winner = 0 if s0 > 0 else 1
+                    break
             if battles == limit:
                 if not most_cards:
                     reason = BATTLE_LIMIT
