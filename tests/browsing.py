@@ -151,6 +151,22 @@ def resume_with(page: Page, server: LiveServer, **body: Any) -> None:
     settle(page)
 
 
+def deal_to_people(
+    page: Page, server: LiveServer, seats: list[dict[str, str]], **body: Any
+) -> None:
+    """Seat `seats` (all four, seat 0 first) at the page's table on the real server, then deal.
+
+    The seats are PUT with the house rules through the page's cookie (the rules become classic,
+    docs/api.md#house-rules), so that the page's own New round sends them; the round is dealt
+    through the API with the same seats in its body, since a round takes its seats from the body
+    of its deal, not from the house rules (docs/api.md#deal-a-round); the reload of
+    `resume_with` sits the page down with both."""
+    chosen = page.request.put(server.url + "/api/me/house-rules", data={"seats": seats})
+    assert chosen.status == 200, chosen.text()
+    assert chosen.json()["seats"] == seats
+    resume_with(page, server, seats=seats, **body)
+
+
 def open_house_rules(page: Page) -> Locator:
     """Open the House rules panel; returns the dialog."""
     button(page, "House rules").click()

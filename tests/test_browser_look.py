@@ -20,6 +20,7 @@ from browsing import (  # the browser tests' helpers
     Watch,
     audit,
     button,
+    deal_to_people,
     in_view,
     open_house_rules,
     open_page,
@@ -217,36 +218,66 @@ def test_the_replay_shows_bigger_cards_than_it_did(
         page.context.close()
 
 
+# You and Mia at one device: the real two-person table, a Flip button in each of the two seats.
+YOU_AND_MIA = [
+    {"kind": "person", "name": ""},
+    {"kind": "person", "name": "Mia"},
+    {"kind": "computer", "name": ""},
+    {"kind": "computer", "name": ""},
+]
+FLIPS = ("Flip — You", "Flip — Mia")
+def flips_clear_of_the_cards(page: Page) -> float:
+    """Both Flip buttons lie inside the table, clear of every card on it and of each other, and
+    the table is wholly in view; the smallest card's height over the table's."""
+    table = box(page.locator("#table"))
+    assert in_view(page, page.locator("#table")), "the whole table is on screen"
+    cards = cards_on_the_table(page, 2)
+    flips = [(name, box(button(page, name))) for name in FLIPS]
+    for name, flip in flips:
+        assert inside(flip, table), (name, flip, table)
+        for card_name, card in cards:
+            assert not overlap(flip, card), (name, card_name, flip, card)
+    assert not overlap(flips[0][1], flips[1][1]), flips
+    return min(card["height"] for _, card in cards) / table["height"]
+
+
+@pytest.mark.parametrize("device", SCREENS, ids=SCREEN_IDS)
 def test_a_flip_button_in_a_seat_keeps_the_table_on_screen(
-    browser: Browser, shared_server: LiveServer
+    browser: Browser, shared_server: LiveServer, device: dict[str, Any]
 ) -> None:
-    """A person's button in their seat's slot sits under their pile, clear of every card."""
-    page, watch = open_page(browser, shared_server, DESKTOP)
+    """With two people at the table, each one's Flip button sits in their seat's slot, inside
+    the table and clear of every card (the piles' tops and the cards laid), before a battle,
+    after a plain one and after a war, with the whole table in view and the cards still big for
+    it: on every screen. (Sideways, the button once ran under the pile.)"""
+    page, watch = open_page(browser, shared_server, device)
     assert page.locator(".seat .flips").count() == 4
-    for seat in range(4):
+    for seat in range(4):  # one player: a slot in every seat, empty
         slot = page.locator(f'.seat[data-seat="{seat}"] > .flips[data-seat="{seat}"]')
         expect(slot).to_have_count(1)
         expect(slot).to_be_empty()
-    press(page, "Turn cards")
-    # What the play engineer's code will put there: a button of a person's own.
-    page.evaluate(
-        """() => {
-            const flip = document.createElement("button");
-            flip.type = "button";
-            flip.textContent = "Flip — Mia (L)";
-            document.querySelector('.flips[data-seat="1"]').append(flip);
-        }"""
-    )
-    flip = box(button(page, "Flip — Mia (L)"))
-    table = box(page.locator("#table"))
-    assert in_view(page, page.locator("#table"))
-    assert inside(flip, table)
-    for name, card in cards_on_the_table(page, 2):
-        assert not overlap(flip, card), name
-        assert card["height"] >= table["height"] / 3, name
+    deal_to_people(page, shared_server, YOU_AND_MIA, deal=WAR_SECOND)
+    for seat, name in enumerate(FLIPS):
+        slot = page.locator(f'.seat[data-seat="{seat}"] > .flips[data-seat="{seat}"]')
+        expect(slot.get_by_role("button", name=name, exact=True)).to_be_visible()
+    for seat in (2, 3):
+        expect(page.locator(f'.flips[data-seat="{seat}"]')).to_be_empty()
+    shares = [flips_clear_of_the_cards(page)]
+    audit(page)
+
+    touch = bool(device.get("has_touch"))
+    for number, told in ((1, "beats"), (2, "War!")):  # a plain battle, then a war
+        for name in FLIPS:
+            press(page, name, touch)
+        expect(page.get_by_test_id("battle-number")).to_have_text(f"Battle {number} of 500")
+        expect(page.get_by_test_id("message")).to_contain_text(told)
+        shares.append(flips_clear_of_the_cards(page))
     audit(page)
     watch.check(shared_server)
     page.context.close()
+
+    # Every card at least a third of the table's height, as with no one else at the table (the
+    # test above): a person's Flip button stands beside their name, not in a row of its own.
+    assert min(shares) >= 1 / 3, shares
 
 
 # -- a phone held sideways -------------------------------------------------------------------------

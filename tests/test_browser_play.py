@@ -3,8 +3,9 @@ to end's whole run and its pause at a war, sound, the celebration's cue and two 
 at one device.
 
 The helpers are tests/browsing.py; every test checks for console errors and requests that leave
-the server. Where the server in this branch does not yet keep seats (docs/api.md#the-round), a
-test adds them to its answers with page.route, as the contract's server will send them.
+the server. The server is the real one throughout: people at the table are seated through its
+API, in the house rules and in the round dealt (docs/api.md#people-at-the-table), and nothing
+of its answers is altered.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
 from browsing import (  # the browser tests' helpers
     DESKTOP,
@@ -25,6 +26,7 @@ from browsing import (  # the browser tests' helpers
     audit,
     button,
     counts,
+    deal_to_people,
     open_page,
     press,
     resume_with,
@@ -97,41 +99,6 @@ def seed_with_first_war_at(number: int) -> int:
                     return seed
                 break
     raise AssertionError(f"no seed below 10,000 has its first war at battle {number}")
-
-
-def seat_people(page: Page, seats: list[dict[str, str]]) -> None:
-    """Answer as a server that keeps seats would (docs/api.md#the-round): every round and match
-    gains `seats` (one per seat in play, names filled in), house rules all four."""
-
-    def add(data: Any) -> None:
-        if isinstance(data, list):
-            for item in data:
-                add(item)
-        if not isinstance(data, dict):
-            return
-        for value in data.values():
-            add(value)
-        if "rules" in data and "id" in data and ("counts" in data or "best_of" in data):
-            data["seats"] = seats[: data["rules"]["players"]]
-        if "rules" in data and "best_of" in data and "preset" in data:  # house rules
-            data["seats"] = seats
-
-    def handle(route: Route) -> None:
-        response = route.fetch()
-        if "application/json" not in response.headers.get("content-type", ""):
-            route.fulfill(response=response)
-            return
-        data = response.json()
-        add(data)
-        route.fulfill(response=response, body=json.dumps(data))
-
-    page.route("**/api/**", handle)
-
-
-def close(page: Page) -> None:
-    """Close the page's player; answers the routes are still handling are dropped."""
-    page.unroute_all(behavior="ignoreErrors")
-    page.context.close()
 
 
 def open_watched(browser: Browser, server: LiveServer, script: str) -> tuple[Page, Watch]:
@@ -574,13 +541,12 @@ PEOPLE = [
 
 
 def test_two_people_flip_at_one_device(browser: Browser, shared_server: LiveServer) -> None:
-    """With a second seat played by a person (the contract's seats, added to the answers by
-    page.route until this branch's server keeps them), each person has a flip button with their
-    name and key on their side; one flip alone plays nothing, both flips play the battle; the
-    names are on the seats and in the words; Play 10 battles plays on for everyone."""
+    """With a second seat played by a person (seated by the server, in the house rules and the
+    round), each person has a flip button with their name and key on their side; one flip alone
+    plays nothing, both flips play the battle; the names are on the seats and in the words;
+    Play 10 battles plays on for everyone; the page's own New round seats them again."""
     page, watch = open_page(browser, shared_server, DESKTOP)
-    seat_people(page, PEOPLE)
-    resume_with(page, shared_server, deal=EXAMPLE_DEAL)
+    deal_to_people(page, shared_server, PEOPLE, deal=EXAMPLE_DEAL)
     mine, hers = button(page, "Flip — You"), button(page, "Flip — Mia")
     expect(page.locator('.seat[data-seat="0"] .flips')).to_contain_text("Flip — You")
     expect(page.locator('.seat[data-seat="1"] .flips')).to_contain_text("Flip — Mia")
@@ -624,8 +590,13 @@ def test_two_people_flip_at_one_device(browser: Browser, shared_server: LiveServ
     audit(page)
     press(page, "Play 10 battles")  # for everyone, no flips needed
     assert len(battles) == 3
+    expect(page.get_by_test_id("outcome")).to_be_visible()  # four cards each: over by now
+    press(page, "New round")  # the page's own deal: the house rules' seats, from the server
+    expect(mine).to_be_visible()
+    expect(hers).to_be_visible()
+    expect(page.locator('.seat[data-seat="1"] .name')).to_have_text("Mia")
     watch.check(shared_server)
-    close(page)
+    page.context.close()
 
 
 def test_a_named_first_seat_and_a_person_on_a_phone(
@@ -634,8 +605,8 @@ def test_a_named_first_seat_and_a_person_on_a_phone(
     """On a phone, a named first seat is named on the table and in the words (not "You"), each
     flip button is tapped, and a touch screen shows no key on them."""
     page, watch = open_page(browser, shared_server, PHONE)
-    seat_people(page, [{**PEOPLE[0], "name": "Sam"}, *PEOPLE[1:]])
-    resume_with(page, shared_server, deal=[["KS", "2C"], ["3H", "4D"]])
+    sam_and_mia = [{**PEOPLE[0], "name": "Sam"}, *PEOPLE[1:]]
+    deal_to_people(page, shared_server, sam_and_mia, deal=[["KS", "2C"], ["3H", "4D"]])
     expect(page.locator('.seat[data-seat="0"] .name')).to_have_text("Sam")
     sam = button(page, "Flip — Sam")
     expect(sam.locator("kbd")).to_have_count(0)
@@ -646,4 +617,4 @@ def test_a_named_first_seat_and_a_person_on_a_phone(
     expect(page.get_by_test_id("message")).to_have_text("Sam's K♠ beats 3♥ — Sam takes 2 cards.")
     audit(page)
     watch.check(shared_server)
-    close(page)
+    page.context.close()
