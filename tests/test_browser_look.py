@@ -226,6 +226,8 @@ YOU_AND_MIA = [
     {"kind": "computer", "name": ""},
 ]
 FLIPS = ("Flip — You", "Flip — Mia")
+
+
 def flips_clear_of_the_cards(page: Page) -> float:
     """Both Flip buttons lie inside the table, clear of every card on it and of each other, and
     the table is wholly in view; the smallest card's height over the table's."""

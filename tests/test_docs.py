@@ -4,6 +4,7 @@ relative link in README.md and docs/*.md leads to a file and a heading that exis
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
 import json
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from cardwar import PRESETS, Reason
+from cardwar import PRESETS, Reason, Round, Rules
 from cardwar.cli import main
 from cardwar.rules import describe_fields
 from cardwar.web import Settings, create_app
@@ -25,6 +26,7 @@ from conftest import ClientFactory
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = (ROOT / "docs" / "rules.md").read_text()
 API_MD = (ROOT / "docs" / "api.md").read_text()
+README = (ROOT / "README.md").read_text()
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TAG = re.compile(r"<[^>]+>")
 
@@ -332,3 +334,48 @@ def test_the_examples_are_what_the_server_answers(make_client: ClientFactory) ->
         round_id = client.post("/api/rounds", json=deal).json()["id"]
         played = client.post(f"/api/rounds/{round_id}/battles", json={"count": 1}).json()
         assert played["battles"] == [record], deal
+
+
+# -- README "What we found": the longest game, a link away -----------------------------------------
+
+
+def longest_game_link() -> tuple[dict[str, Any], str]:
+    """What README's "watch the longest game" link deals, decoded as the page's share.js reads
+    a `?deal=` token (JSON, base64url without padding), and the paragraph that tells it."""
+    paragraph = next(part for part in README.split("\n\n") if "Watch the longest game" in part)
+    token = re.search(r"\(http://127\.0\.0\.1:8000/\?deal=([A-Za-z0-9_-]+)\)", paragraph)
+    assert token, "the paragraph links the game at the table"
+    text = token.group(1)
+    data = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode())
+    return data, paragraph
+
+
+def test_the_longest_game_link_plays_the_game_the_readme_tells() -> None:
+    """The link carries the traditional rules (as share.js writes them: the fields that differ
+    from classic), a seed and the deal; the engine plays it to the battles and wars README says,
+    and `cardwar simulate` finds it again with the command README gives."""
+    again, paragraph = longest_game_link()
+    assert set(again) == {"rules", "seed", "deal"}
+    rules = Rules.from_dict(again["rules"])
+    assert rules == PRESETS["traditional"]
+    game = Round(rules, seed=again["seed"], deal=again["deal"])
+    game.play()
+    told = re.search(r"([\d,]+) battles and (\d+) wars", paragraph)
+    assert told, "the paragraph says how long the game is"
+    assert (f"{game.battles:,}", str(game.wars)) == told.groups()
+    assert game.outcome is not None and game.outcome.reason is Reason.ALL_CARDS
+    command = re.search(r"`cardwar simulate (--preset traditional [^`]+)`", paragraph)
+    assert command, "the paragraph gives the command that found it"
+    assert "--records" in command.group(1)
+
+
+def test_the_server_deals_the_longest_game(make_client: ClientFactory) -> None:
+    """What the page sends for the link, the server deals: the same cards, the traditional
+    rules, no battle limit."""
+    again, _ = longest_game_link()
+    client = make_client()
+    answer = client.post("/api/rounds", json=again)
+    assert answer.status_code == 201, answer.text
+    round_ = answer.json()
+    assert round_["rules"]["battle_limit"] is None and round_["rules"]["war_down"] == 3
+    assert round_["counts"] == [26, 26]

@@ -89,7 +89,8 @@ def test_unknown_preset_names_the_choices() -> None:
         ),
         (
             {"gather": "random"},
-            "gather: 'random' is not allowed, must be one of winner_first, table, shuffled, natural",
+            "gather: 'random' is not allowed, must be one of winner_first, table, shuffled, "
+            "natural",
         ),
         (
             {"limit_outcome": "win"},
