@@ -187,9 +187,16 @@ def main() -> None:
                 started = time.perf_counter()
                 tally = simulate(CLASSIC, args.games, seed=1, workers=1)
                 ours_speed = tally.total_battles / (time.perf_counter() - started)
-                agree = (
-                    "same figures" if tally.total_battles == theirs["battles"] else "FIGURES DIFFER"
-                )
+                figures = tally.to_dict(2)
+                ours_figures = (
+                    figures["wins"], tally.total_battles, figures["battles"]["max"],
+                    figures["battles"]["median"], figures["battles"]["p90"],
+                )  # fmt: skip
+                c_figures = (
+                    theirs["wins"], theirs["battles"], theirs["max_battles"], theirs["median"],
+                    theirs["p90"],
+                )  # fmt: skip
+                agree = "same figures" if ours_figures == c_figures else "FIGURES DIFFER"
                 ratio = ours_speed / c_speed
                 print(
                     f"classic table, one core: ours {ours_speed:,.0f} battles/s, C {c_speed:,.0f}: "

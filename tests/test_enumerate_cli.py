@@ -126,6 +126,32 @@ def test_a_file_that_is_no_checkpoint_is_refused(
     assert f"--checkpoint {path}: not a checkpoint of this command" in capsys.readouterr().err
 
 
+def test_a_damaged_checkpoint_or_a_path_that_cannot_be_written_is_refused_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A checkpoint whose figures were cut short is refused by name, not with a traceback; a
+    checkpoint in a folder that does not exist is refused before any deal is played; a fresh
+    checkpoint is written at once, and resumes to the figures of one run."""
+    path = tmp_path / "run.json"
+    whole = run_json("simulate", "--enumerate", "6x1", "--checkpoint", str(path))
+    data = json.loads(path.read_text())
+    del data["found"]["ended"]["counters"]
+    path.write_text(json.dumps(data))
+    assert run("simulate", "--enumerate", "6x1", "--checkpoint", str(path))[0] == 2
+    assert f"--checkpoint {path}: damaged, it cannot be read" in capsys.readouterr().err
+
+    nowhere = tmp_path / "no such folder" / "run.json"
+    assert run("simulate", "--enumerate", "6x1", "--checkpoint", str(nowhere))[0] == 2
+    assert f"--checkpoint {nowhere}: cannot be written" in capsys.readouterr().err
+
+    fresh = tmp_path / "fresh.json"
+    job = command.Job(command.SmallDeck.parse("6x1"), Rules(battle_limit=None), 0, 720, False, 1)
+    command.Checkpoint.open(job, fresh)
+    assert json.loads(fresh.read_text())["done"] == []
+    again = run_json("simulate", "--enumerate", "6x1", "--checkpoint", str(fresh))
+    assert without_timing(again) == without_timing(whole)
+
+
 def test_the_longest_deals_of_an_enumeration_replay() -> None:
     """--records 3: the three longest deals, longest first, each replaying on the engine."""
     data = run_json("simulate", "--enumerate", "3x4", "--rules", FRENCH, "--records", "3")
@@ -136,6 +162,21 @@ def test_the_longest_deals_of_an_enumeration_replay() -> None:
         round_ = Round(rules, deal=record["deal"])
         round_.play()
         assert (round_.battles, round_.wars) == (record["battles"], record["wars"])
+
+
+def test_the_longest_deals_are_printed_as_commands_that_replay_them() -> None:
+    """Without --json, --records K prints the K longest deals under the table, each as the
+    `cardwar round` command that plays it again, whole on one line."""
+    status, printed = run("simulate", "--enumerate", "6x1", "--records", "2")
+    assert status == 0, printed
+    lines = [line for line in printed.splitlines() if "cardwar round --rules" in line]
+    assert [line.split(".")[0] for line in lines] == ["1", "2"]
+    for line in lines:
+        rules = json.loads(line.split("--rules '")[1].split("'")[0])
+        deal = json.loads(line.split("--deal '")[1].split("'")[0])
+        round_ = Round(Rules.from_dict(rules), deal=deal)
+        round_.play()
+        assert f"{round_.battles:,} battles" in line and "(deal " in line
 
 
 def test_the_longest_random_rounds_replay() -> None:
@@ -169,3 +210,10 @@ def test_given_hands_are_dealt_in_fresh_orders() -> None:
     assert all(sorted(order) == ["AC", "AD", "AH", "AS"] for order in orders)
     assert len(orders) > 1
     assert data["wins"][0] > 0.55 * data["games"]
+
+
+def test_an_enumeration_refuses_a_hand_size(capsys: pytest.CaptureFixture[str]) -> None:
+    """The short preset's 13 cards each cannot apply to a deck split in two halves: status 2,
+    naming the field, rather than a run whose rules say 13 and deal 4."""
+    assert run("simulate", "--preset", "short", "--enumerate", "8x1")[0] == 2
+    assert "hand_size must be null, not 13" in capsys.readouterr().err

@@ -13,6 +13,8 @@ import pytest
 
 from cardwar import DECK, PRESETS, Card, Reason, Round, Rules
 from cardwar.cards import INDEX, rank_of
+from cardwar.errors import DealError
+from cardwar.sim.hands import Hands
 from cardwar.sim.kernels.codes import (
     CODES,
     REASONS,
@@ -24,7 +26,7 @@ from cardwar.sim.kernels.codes import (
 from cardwar.sim.kernels.ring import rank
 from cardwar.sim.kernels.round import play_dealt
 from cardwar.sim.kernels.workspace import RESULT, workspace
-from cardwar.sim.run import DealPlayer, simulate
+from cardwar.sim.run import DealPlayer, dealt_game, simulate
 
 DETERMINISTIC = [name for name, rules in PRESETS.items() if rules.deterministic]
 
@@ -221,3 +223,32 @@ def test_the_common_table_s_own_kernel_plays_the_same_rounds(rules: Rules) -> No
         general = simulate(rules, 4000, seed=9, records=5)
     assert fast.to_dict(2, histograms=True) == general.to_dict(2, histograms=True)
     assert fast.records.tolist() == general.records.tolist()
+
+
+def test_the_longest_rounds_of_small_parts_add_up_to_the_whole() -> None:
+    """`--records K` split in parts that each end fewer than K rounds (small Dask shards, a
+    resumed checkpoint) keeps the K longest of them all, as one run does."""
+    rules = PRESETS["classic"]
+    whole = simulate(rules, 12, seed=4, records=10)
+    parts = [simulate(rules, 3, seed=4, first=first, records=10) for first in range(0, 12, 3)]
+    merged = parts[0]
+    for part in parts[1:]:
+        merged.add(part)
+    assert len(whole.records) == 10
+    assert merged.records.tolist() == whole.records.tolist()
+    again = type(merged).from_state(merged.state())
+    again.add(simulate(rules, 3, seed=4, first=12, records=10))
+    assert again.records.tolist() == simulate(rules, 15, seed=4, records=10).records.tolist()
+
+
+def test_hands_for_another_table_are_refused_before_anything_is_played() -> None:
+    """Hands for two seats at a table of three name the mismatch (the kernels would deal past
+    their arrays)."""
+    hands = Hands.parse([["AS"], "rest"], 2)
+    three = Rules(players=3)
+    for run in (
+        lambda: simulate(three, 10, seed=1, hands=hands),
+        lambda: dealt_game(three, 1, 0, hands),
+    ):
+        with pytest.raises(DealError, match="hands: has 2 seats but the rules have players=3"):
+            run()

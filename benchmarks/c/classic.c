@@ -1,5 +1,5 @@
-/* The classic table in one thread of C: the reference `benchmarks/simulate.py` and
- * `benchmarks/enumerate.py` set the simulator beside, per core.
+/* The classic table in one thread of C: the reference `benchmarks/enumerate.py` sets the
+ * simulator beside, per core.
  *
  * The same job as `cardwar simulate --games N --seed S --workers 1` on the classic rules (two
  * players, one card down, a player short of a war loses, a draw at 500 battles, the winner's

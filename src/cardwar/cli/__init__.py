@@ -212,8 +212,9 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument(
         "--enumerate",
         metavar="RANKSxSUITS",
-        help="play every deal of a small deck once instead (a deal and its mirror once), such "
-        "as 8x1 or 4x3; with no battle limit unless --rules sets one, so loops show",
+        help="play every deal of a small deck once instead, such as 8x1 or 4x3 (a deal and its "
+        "mirror once where they are the same game); with no battle limit unless --rules sets "
+        "one, so loops show",
     )
     kind.add_argument(
         "--deals",
@@ -240,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=whole(1, MAX_RECORDS),
         metavar="K",
         help="also print the K longest rounds, each with its deal, which cardwar round --deal "
-        "plays again",
+        "plays again (with shuffled returns, from the same deal but with its own shuffles)",
     )
     sim.add_argument(
         "--checkpoint",

@@ -18,7 +18,11 @@ from rich.console import Console
 from rich.table import Table
 
 from cardwar.cli.progress import progress_bar
-from cardwar.cli.shared import print_line, rows_of_endings  # the same rows as a random run's
+from cardwar.cli.shared import (
+    print_line,
+    record_line,
+    rows_of_endings,
+)  # the same rows as a random run's
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
 from cardwar.sim.checkpoint import Checkpoint, Job
@@ -123,6 +127,10 @@ def enumerate_command(
         print_line(out, json.dumps(summary))
     else:
         out.print(enumerate_table(summary, deck))
+        for number, record in enumerate(summary.get("records", []), 1):
+            out.print(
+                record_line(number, record, rules, f"deal {record['index']:,}"), soft_wrap=True
+            )
     return 0
 
 

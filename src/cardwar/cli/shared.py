@@ -97,3 +97,18 @@ def rows_of_endings(
                 f"mean {figures['mean']:.1f} · median {figures['median']} · "
                 f"90% at most {figures['p90']} · most {figures['max']}",
             )
+
+
+def record_line(number: int, record: dict[str, Any], rules: Rules, where: str) -> str:
+    """One of the longest rounds (`where`: which round or deal of the run), and the command
+    that plays it again on the readable engine. With won cards shuffled the engine draws its
+    own luck, so its round starts from the same deal but may go otherwise: the line says so."""
+    again = json.dumps(record["deal"], separators=(",", ":"))
+    rules_json = json.dumps(rules.to_dict(), separators=(",", ":"))
+    line = (
+        f"{number}. {record['battles']:,} battles, {record['wars']:,} wars, "
+        f"{record['reason']} ({where}): cardwar round --rules '{rules_json}' --deal '{again}'"
+    )
+    if rules.gather == "shuffled":
+        line += " (the same deal; with won cards shuffled, not the same round)"
+    return line

@@ -1,6 +1,6 @@
 """`cardwar simulate`: the command line's adapter for the fast simulator (parsing is in
 `cardwar.cli`; the work is in `sim.run` and `sim.cluster`; this prints). `--enumerate` is
-`cli.enumerate`, `--deals` `cli.deals`."""
+`cli.enumerate`; `--deals` is `play_deals_file` below, over `sim.deals`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rich.table import Table
 
 from cardwar.cli.enumerate import enumerate_command
 from cardwar.cli.progress import progress_bar
-from cardwar.cli.shared import chosen_rules, load_json, print_line, rows_of_endings
+from cardwar.cli.shared import chosen_rules, load_json, print_line, record_line, rows_of_endings
 from cardwar.engine import MAX_SEED
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
@@ -53,10 +53,8 @@ def simulate_command(
     """Run `cardwar simulate` and print what it found; returns the exit status."""
     rules = chosen_rules(preset, rules_json)
     workers = check_workers(workers if workers is not None else workers_available())
-    if records is not None:
+    if records is not None:  # argparse has refused 0 (`whole(1, MAX_RECORDS)`)
         check_records(records)
-        if records == 0:
-            raise RulesError("--records: must be a whole number from 1 to 1000, not 0")
     enumerating = enumerate_deck is not None
     for option, given in (
         ("--checkpoint", checkpoint is not None),
@@ -121,19 +119,10 @@ def simulate_command(
             title += " · given hands"
         out.print(summary_table(summary, seat_names(rules.players), title))
         for number, record in enumerate(summary.get("records", []), 1):
-            out.print(record_line(number, record, rules))
+            out.print(
+                record_line(number, record, rules, f"round {record['game']:,}"), soft_wrap=True
+            )
     return 0
-
-
-def record_line(number: int, record: dict[str, Any], rules: Rules) -> str:
-    """One of the longest rounds, and the command that plays it again."""
-    again = json.dumps(record["deal"], separators=(",", ":"))
-    rules_json = json.dumps(rules.to_dict(), separators=(",", ":"))
-    return (
-        f"{number}. {record['battles']:,} battles, {record['wars']:,} wars, "
-        f"{record['reason']} (round {record['game']:,}): cardwar round --rules '{rules_json}' "
-        f"--deal '{again}'"
-    )
 
 
 def play_deals_file(out: Console, rules: Rules, path: Path, seed: int, workers: int) -> int:

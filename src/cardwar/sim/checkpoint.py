@@ -69,7 +69,9 @@ class Checkpoint:
         """The checkpoint at `path` if there is one (refused, RulesError naming the difference,
         if it was written for another job), else a fresh one that will be kept there."""
         if path is None or not path.exists():
-            return cls(job, path)
+            fresh = cls(job, path)
+            fresh.save()  # a path that cannot be written is refused now, before any work
+            return fresh
         where = f"--checkpoint {path}"
         try:
             data = json.loads(path.read_text())
@@ -92,8 +94,13 @@ class Checkpoint:
                     f"{where}: written for another {label} ({differs}); use another file for "
                     "this run, or run the job it was written for"
                 )
-        found = Exhaustive.from_state(job.deck, data["found"])
-        return cls(job, path, [list(span) for span in data["done"]], found, data["seconds"])
+        try:
+            found = Exhaustive.from_state(job.deck, data["found"])
+            done = [[int(lo), int(hi)] for lo, hi in data["done"]]
+            seconds = float(data["seconds"])
+        except (ValueError, KeyError, TypeError) as error:  # binascii.Error is a ValueError
+            raise RulesError(f"{where}: damaged, it cannot be read ({error!r})") from None
+        return cls(job, path, done, found, seconds)
 
     @property
     def sequences_done(self) -> int:

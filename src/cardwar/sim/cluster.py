@@ -54,9 +54,9 @@ def _sharded(
 ) -> None:
     """Run `shard(*args, first, count)` over ranges covering 0..total-1 on the cluster, and
     `merge` each result as it comes in."""
-    from distributed import as_completed
+    with client(address) as dask:  # first: without Dask it names the extra to install
+        from distributed import as_completed
 
-    with client(address) as dask:
         workers = max(1, len(dask.scheduler_info()["workers"]))
         pieces = _ranges(total, workers * SHARDS_PER_WORKER)
         futures = {
@@ -80,6 +80,8 @@ def simulate_on_dask(
 ) -> Tally:
     """`simulate(rules, games, seed, hands=hands, records=records)` played on the cluster at
     `address`."""
+    if hands is not None:
+        hands.arrays(rules.players)  # refused here, before any shard goes out
     tally = Tally()
     _sharded(
         address, games, _simulate_shard, (rules.to_dict(), seed, hands, records), tally.add,

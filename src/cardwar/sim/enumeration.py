@@ -15,13 +15,13 @@ from typing import Any
 
 from cardwar.rules import Rules
 from cardwar.sim.checkpoint import Checkpoint, Job
+from cardwar.sim.cluster import SHARDS_PER_WORKER, client
 from cardwar.sim.exhaustive import Enumerator, Exhaustive, SmallDeck, play_every_deal
 
 BATCH_SECONDS = 2.0  # a batch on this machine takes about this long
 FIRST_BATCH = 1 << 16  # sequences in the first batch, before the pace is known
 SAVE_SECONDS = 30.0  # at most this long between two saves of the checkpoint
-SHARDS_PER_WORKER = 4  # enough pieces to keep every worker of a cluster busy to the end
-MOST_IN_A_SHARD = 2_000_000_000  # about ten minutes of a worker's two cores, for 4x5
+MOST_IN_A_SHARD = 2_000_000_000  # sequences: 5 or 6 minutes of a worker's two cores on 5x4
 
 
 def run_job(
@@ -105,13 +105,11 @@ def _on_dask(
     progress: Callable[[int], None] | None,
     stopping: Callable[[], bool],
 ) -> Checkpoint:
-    from distributed import as_completed
-
-    from cardwar.sim.cluster import client
-
     job: Job = checkpoint.job
     saved = time.monotonic()
-    with client(address) as dask:
+    with client(address) as dask:  # first: without Dask it names the extra to install
+        from distributed import as_completed
+
         workers = max(1, len(dask.scheduler_info()["workers"]))
         futures = {
             dask.submit(

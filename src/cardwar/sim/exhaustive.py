@@ -100,13 +100,6 @@ class SmallDeck:
         return math.factorial(self.cards) // int(math.factorial(self.suits) ** self.ranks)
 
     @property
-    def own_mirrors(self) -> int:
-        """Sequences whose two halves are the same (each its own mirror)."""
-        if self.cards % 2 or self.suits % 2:
-            return 0
-        return math.factorial(self.half) // int(math.factorial(self.suits // 2) ** self.ranks)
-
-    @property
     def packed(self) -> bool:
         """True if a deal is played in registers, each pile one word (`kernels.packed`)."""
         return fits(self.cards, self.ranks)
@@ -173,13 +166,19 @@ def mirrors_once(rules: Rules, deck: SmallDeck, every_sequence: bool = False) ->
 
 
 def check_rules(rules: Rules) -> None:
-    """RulesError unless `rules` can be enumerated: two players, a fixed return order."""
+    """RulesError unless `rules` can be enumerated: two players, a fixed return order, the whole
+    deck dealt (a clock, which never runs out in a run, is left as it is)."""
     if rules.players != 2:
         raise RulesError("--enumerate: a deck is split in two halves, so players must be 2")
     if not rules.deterministic:
         raise RulesError(
             "--enumerate: plays each deal once, so the return order must be fixed "
             "(winner_first, table or natural), not shuffled"
+        )
+    if rules.hand_size is not None:
+        raise RulesError(
+            f"--enumerate: deals the whole deck, n // 2 cards to the first player, so hand_size "
+            f"must be null, not {rules.hand_size} (a smaller deck is a smaller RANKSxSUITS)"
         )
 
 
@@ -461,6 +460,7 @@ class Enumerator:
         out = Exhaustive(self.deck)
         out.ended = Tally.of_rows(self._counters, self._battles, self._wars, self._longs)
         out.ended.add(self._listed)
+        out.ended.keep = self._keep
         out.ended.records = longest(self._kept.reshape(-1, RECORD), self._keep)
         used = [table[table[:, E.L_LENGTH] != 0] for table in self._loops]
         out.loops = merge_loops(*used)

@@ -73,9 +73,13 @@ class Hands:
             seats[rest] = left
         return cls(tuple(tuple(INDEX[card] for card in cards or ()) for cards in seats))
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+    def arrays(self, players: int) -> tuple[np.ndarray, np.ndarray]:
         """Every seat's cards one after another, and how many each seat has: as the kernels
-        take them."""
+        take them, for a table of `players` (DealError if the hands are for another)."""
+        if len(self.seats) != players:
+            raise DealError(
+                f"hands: has {len(self.seats)} seats but the rules have players={players}"
+            )
         cards = np.array([card for seat in self.seats for card in seat], np.int64)
         return cards, np.array([len(seat) for seat in self.seats], np.int64)
 

@@ -70,10 +70,10 @@ def check_workers(workers: object) -> int:
 
 
 def check_records(records: object) -> int:
-    """`records` if it is a number of longest rounds to keep, 1 to MAX_RECORDS (0: none)."""
+    """`records` if it is a number of longest rounds to keep, 0 (none) to MAX_RECORDS."""
     if isinstance(records, bool) or not isinstance(records, int) or not 0 <= records <= MAX_RECORDS:
         raise RulesError(
-            f"--records: must be a whole number from 1 to {MAX_RECORDS}, not {records!r}"
+            f"--records: must be a whole number from 0 (none) to {MAX_RECORDS}, not {records!r}"
         )
     return records
 
@@ -113,7 +113,7 @@ def simulate(
     workers = check_workers(workers if workers is not None else workers_available())
     numba.set_num_threads(workers)
     array = rules_array(rules)
-    hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays()
+    hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays(rules.players)
     tally = Tally()
     done = 0
     while done < games:
@@ -145,7 +145,7 @@ def simulate(
 def dealt_game(rules: Rules, seed: int, game: int, hands: Hands | None = None) -> list[list[Card]]:
     """The deal of game number `game` of the run `seed`, exactly as `simulate` dealt it: one
     pile per seat, top card first."""
-    hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays()
+    hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays(rules.players)
     cards = np.zeros(52, np.int64)
     sizes = np.zeros(rules.players, np.int64)
     deal_game(

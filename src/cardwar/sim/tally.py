@@ -32,6 +32,9 @@ class Tally:
     records: np.ndarray = field(default_factory=lambda: np.zeros((0, K.RECORD), np.int64))
     """The longest rounds, one row each (`games.REC_*`), longest first, the earlier game first
     among equals: however the work was split, the same rounds."""
+    keep: int = 0
+    """How many of the longest rounds to keep (`--records`): a merge keeps that many, however
+    few each part found."""
 
     def add(self, other: Tally) -> None:
         """Add another tally's rounds to this one (exactly: every figure is a sum or a max, and
@@ -43,8 +46,8 @@ class Tally:
         self.counters[K.C_MAX_BATTLES], self.counters[K.C_MAX_WARS] = most
         self.long_battles.update(other.long_battles)
         self.long_wars.update(other.long_wars)
-        self.records = longest(np.concatenate([self.records, other.records]),
-                               max(len(self.records), len(other.records)))  # fmt: skip
+        self.keep = max(self.keep, other.keep)
+        self.records = longest(np.concatenate([self.records, other.records]), self.keep)
 
     @classmethod
     def of_rows(
@@ -55,7 +58,8 @@ class Tally:
         counts its listed battles and wars first, battles from the front, wars from the end)."""
         merged = cls(counters.sum(axis=0), battles.sum(axis=0), wars.sum(axis=0))
         if records is not None:
-            merged.records = longest(records.reshape(-1, K.RECORD), records.shape[1])
+            merged.keep = records.shape[1]
+            merged.records = longest(records.reshape(-1, K.RECORD), merged.keep)
         merged.counters[K.C_MAX_BATTLES] = counters[:, K.C_MAX_BATTLES].max()
         merged.counters[K.C_MAX_WARS] = counters[:, K.C_MAX_WARS].max()
         merged.add_longs(longs)
@@ -121,6 +125,7 @@ class Tally:
             "long_battles": {str(n): c for n, c in self.long_battles.items()},
             "long_wars": {str(n): c for n, c in self.long_wars.items()},
             "records": self.records.tolist(),
+            "keep": self.keep,
         }
 
     @classmethod
@@ -133,6 +138,7 @@ class Tally:
         tally.long_battles.update({int(n): c for n, c in state["long_battles"].items()})
         tally.long_wars.update({int(n): c for n, c in state["long_wars"].items()})
         tally.records = np.array(state["records"], np.int64).reshape(-1, K.RECORD)
+        tally.keep = int(state["keep"])
         return tally
 
 

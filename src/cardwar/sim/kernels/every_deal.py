@@ -56,8 +56,8 @@ from cardwar.sim.kernels.sequences import next_sequence
 from cardwar.sim.kernels.workspace import PILES, RESULT, workspace
 
 # A row of `loops`: a loop's name, its length, the deals that fall into it and the first of
-# them. The table lives as long as the run's call (`exhaustive.play_every_deal`), which makes it
-# bigger (`regrow`) whenever the kernel stops at half full.
+# them. The table lives in an `exhaustive.Enumerator` until its `take()`, which makes it bigger
+# (`regrow`) whenever the kernel stops at half full.
 L_NAME0, L_NAME1, L_LENGTH, L_DEALS, L_FIRST = range(5)
 LOOP = 5
 LOOP_ROWS = 1 << 12  # a power of two, to start with
