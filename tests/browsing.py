@@ -13,7 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
-from conftest import LiveServer
+from conftest import HANG_S, LiveServer
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {
@@ -145,7 +145,9 @@ def seed_next_deals(page: Page, seed: int) -> None:
 
 def resume_with(page: Page, server: LiveServer, **body: Any) -> None:
     """Deal a round through the API with the page's cookie, then reload: the page resumes it."""
-    created = page.request.post(server.url + "/api/rounds", data=body)
+    # A round that may loop is settled in the server's worker process first: on a busy machine
+    # that may take longer than Playwright's 30 s (HANG_S bounds a hang, not the wait).
+    created = page.request.post(server.url + "/api/rounds", data=body, timeout=HANG_S * 1000)
     assert created.status == 201, created.text()
     page.reload()
     settle(page)

@@ -340,17 +340,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """Have numba compile (and cache) the simulator's code once, before the xdist workers
     start, rather than in every process that needs it at once: each `cardwar serve` loads the
     chance estimate's code before it listens, and its worker process the statistics' code when
-    first asked. A fresh checkout compiles them here (about 10 s of one core); after that, all
-    of them load the cache in under a second."""
+    first asked, and the tests their own. A fresh checkout compiles them here (about half a
+    minute of one core); after that, all of them load the cache in under a second. Every kernel
+    family is touched: the common table's own, the general one (table order, no limit: the loop
+    watch too), every deal of a small deck, and deals read from JSON lines."""
     if hasattr(session.config, "workerinput"):
         return  # an xdist worker: the controller has done it
     from cardwar.engine import Round
-    from cardwar.rules import CLASSIC
+    from cardwar.rules import CLASSIC, Rules
     from cardwar.sim.chance import chance_to_win
+    from cardwar.sim.deals import play_deal_lines
+    from cardwar.sim.exhaustive import SmallDeck, play_every_deal
     from cardwar.sim.run import simulate
 
     chance_to_win(Round(CLASSIC, seed=1), runs=1)
     simulate(CLASSIC, 10, 1, workers=1)
+    simulate(Rules(gather="table", battle_limit=None), 10, 1, workers=1)
+    play_every_deal(Rules(battle_limit=None), SmallDeck.parse("4x2"), workers=1)
+    play_deal_lines(CLASSIC, b'[["AS"], ["2H"]]\n', lambda text: None)
 
 
 # The longest files first. With `--dist loadfile --no-loadscope-reorder` (pyproject) each file goes
