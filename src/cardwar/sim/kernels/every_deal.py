@@ -36,16 +36,8 @@ from cardwar.sim.kernels.codes import (
     RES_WINNER,
 )
 from cardwar.sim.kernels.games import (
-    BATTLE_BINS,
-    C_BATTLES,
-    C_GAMES,
-    C_MAX_BATTLES,
-    C_MAX_WARS,
-    C_REASONS,
-    C_WARS,
-    C_WINS,
-    WAR_BINS,
     keep_record,
+    tally_result,
 )
 from cardwar.sim.kernels.packed import battle, first_repeat, loop_name, play
 from cardwar.sim.kernels.plain import advance
@@ -125,32 +117,6 @@ def _remember(seen: np.ndarray, pos0: int, pos1: int, row: int) -> None:
     seen[at, S_POS0] = pos0
     seen[at, S_POS1] = pos1
     seen[at, S_ROW] = row + 1
-
-
-@njit(cache=True)
-def _tally(
-    counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray,
-    winner: int, reason: int, battles: int, wars: int,
-) -> None:  # fmt: skip
-    """A deal that ended, into the statistics (as `games.tally_round`)."""
-    counters[C_GAMES] += 1
-    counters[C_BATTLES] += battles
-    counters[C_WARS] += wars
-    counters[C_MAX_BATTLES] = max(counters[C_MAX_BATTLES], battles)
-    counters[C_MAX_WARS] = max(counters[C_MAX_WARS], wars)
-    if winner >= 0:
-        counters[C_WINS + winner] += 1
-    counters[C_REASONS + reason] += 1
-    if battles < BATTLE_BINS:
-        battles_hist[battles] += 1
-    else:
-        longs[2 + longs[0]] = battles
-        longs[0] += 1
-    if wars < WAR_BINS:
-        wars_hist[wars] += 1
-    else:
-        longs[longs.shape[0] - 1 - longs[1]] = wars
-        longs[1] += 1
 
 
 @njit(cache=True)
@@ -276,7 +242,9 @@ def play_range(
                 if loops[row, L_FIRST] < 0:
                     loops[row, L_FIRST] = index
             else:
-                _tally(counters, battles_hist, wars_hist, longs, winner, reason, battles, wars)
+                tally_result(
+                    counters, battles_hist, wars_hist, longs, winner, reason, battles, wars
+                )
                 keep_record(records, battles, wars, index, winner, reason)
                 if battles + wars > turned[T_TURNED]:
                     turned[T_TURNED] = battles + wars

@@ -65,15 +65,14 @@ def keep_record(
 
 
 @njit(cache=True)
-def tally_round(
-    ws: np.ndarray, counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray,
-    longs: np.ndarray,
+def tally_result(
+    counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray,
+    winner: int, reason: int, battles: int, wars: int,
 ) -> None:  # fmt: skip
-    """Add the round just played in `ws` to the statistics. A round longer than the histograms
-    hold is listed in `longs` by its exact battles (or wars); the caller leaves room for every
-    round it plays (`longs[0]` and `longs[1]` count the listed ones)."""
-    winner, reason = ws[RESULT + RES_WINNER], ws[RESULT + RES_REASON]
-    battles, wars = ws[RESULT + RES_BATTLES], ws[RESULT + RES_WARS]
+    """Add a round that ended (`winner` or NO_WINNER, `reason`, its battles and wars) to the
+    statistics. A round longer than the histograms hold is listed in `longs` by its exact
+    battles (or wars); the caller leaves room for every round it plays (`longs[0]` and
+    `longs[1]` count the listed ones)."""
     counters[C_GAMES] += 1
     counters[C_BATTLES] += battles
     counters[C_WARS] += wars
@@ -92,6 +91,18 @@ def tally_round(
     else:
         longs[longs.shape[0] - 1 - longs[1]] = wars  # wars from the far end
         longs[1] += 1
+
+
+@njit(cache=True)
+def tally_round(
+    ws: np.ndarray, counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray,
+    longs: np.ndarray,
+) -> None:  # fmt: skip
+    """Add the round just played in `ws` to the statistics (`tally_result`)."""
+    tally_result(
+        counters, battles_hist, wars_hist, longs, ws[RESULT + RES_WINNER],
+        ws[RESULT + RES_REASON], ws[RESULT + RES_BATTLES], ws[RESULT + RES_WARS],
+    )  # fmt: skip
 
 
 @njit(cache=True)
