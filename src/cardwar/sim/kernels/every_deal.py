@@ -119,6 +119,17 @@ def _remember(seen: np.ndarray, pos0: int, pos1: int, row: int) -> None:
     seen[at, S_ROW] = row + 1
 
 
+@njit(cache=True, inline="always")
+def _packed_rules(rules: np.ndarray) -> tuple[int, bool, bool, int, int, bool]:
+    """The rules as `packed.play` takes them: cards a war step needs (down and up), fighting
+    on with the last card, Peace, the return order, the battle limit (0: none), and whether
+    the biggest pile wins at the limit."""
+    return (
+        rules[R_WAR_DOWN] + 1, rules[R_LAST_CARD] != 0, rules[R_LOW_WINS] != 0,
+        rules[R_GATHER], rules[R_LIMIT], rules[R_MOST_CARDS] != 0,
+    )  # fmt: skip
+
+
 @njit(cache=True)
 def pack(ranks: np.ndarray, start: int, count: int, b: int) -> int:
     """`count` ranks from `start` as a packed pile: rank + 1 in `b` bits each, top card lowest."""
@@ -181,12 +192,7 @@ def play_range(
     loop table is half full or `longs` has no room left."""
     n = ranks.shape[0]
     half = n // 2
-    need = rules[R_WAR_DOWN] + 1
-    last_card = rules[R_LAST_CARD] != 0
-    low = rules[R_LOW_WINS] != 0
-    gather = rules[R_GATHER]
-    limit = rules[R_LIMIT]
-    most_cards = rules[R_MOST_CARDS] != 0
+    need, last_card, low, gather, limit, most_cards = _packed_rules(rules)
     ws = workspace()
     cards = np.zeros(n, np.int64)
     sizes = np.array([half, n - half], np.int64)
@@ -286,12 +292,7 @@ def play_each(
     loop, `battles` and `wars` are to its first repeat, as the engine counts them."""
     n = sequences.shape[1]
     half = n // 2
-    need = rules[R_WAR_DOWN] + 1
-    last_card = rules[R_LAST_CARD] != 0
-    low = rules[R_LOW_WINS] != 0
-    gather = rules[R_GATHER]
-    limit = rules[R_LIMIT]
-    most_cards = rules[R_MOST_CARDS] != 0
+    need, last_card, low, gather, limit, most_cards = _packed_rules(rules)
     ws = workspace()
     cards = np.zeros(n, np.int64)
     sizes = np.array([half, n - half], np.int64)
