@@ -57,6 +57,7 @@ def make_client(db_path: Path) -> Iterator[ClientFactory]:
 
     def make(path: Path | None = None, **settings: Any) -> TestClient:
         hosts = (*LOOPBACK_HOSTS, "testserver")
+        settings.setdefault("worker_at_start", False)  # a process for each test costs more
         app = create_app(Settings(db_path=path or db_path, hosts=hosts, **settings))
         # A browser's fetch of ours always says its body is JSON (an empty body included).
         client = TestClient(app, headers={"content-type": "application/json"})
@@ -155,8 +156,9 @@ class PortTaken(Exception):
 class LiveServer:
     """`cardwar serve` in a child process on a loopback port, as a person would run it."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
         self.db = db
+        self.env = env or {}  # more of the server's environment (NUMBA_CACHE_DIR, say)
         self.log = db.with_suffix(".log")
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -201,7 +203,7 @@ class LiveServer:
             command,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
         )
         assert self.process.stdout is not None
         self.output = Output(self.process.stdout, self.log)
@@ -297,16 +299,10 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One `cardwar serve` for a whole module; each browser context is a new player.
-
-    Its worker process (long runs, statistics) is started here, the simulator's code loaded in
-    it, and waited for: the server starts it only when first asked, and on a busy machine that
-    alone may take longer than the few seconds a browser test gives the page to show a result.
-    """
+    """One `cardwar serve` for a whole module; each browser context is a new player. (The
+    server has its worker process started and the simulator loaded in it before it answers.)"""
     server = LiveServer(tmp_path_factory.mktemp("shared") / "live.db").start()
     try:
-        with server.client() as http:  # a stranger's one round: no player, nothing stored
-            assert http.post("/api/simulations", json={"rounds": 1}).status_code == 200
         yield server
     finally:
         server.stop()

@@ -58,10 +58,12 @@ class LongRunGate:
     process) of an app under a TestClient at a gate, until the test opens it. Meanwhile the
     server is exactly as during any long run (the round held, the browser's long run counted,
     the round marked busy), for as long as the test needs: no sleep has to guess how long the
-    run lasts. Other work for the worker process passes straight through."""
+    run lasts. Other work for the worker process passes straight through. (`gated` names another
+    kind of work to hold instead: `statistics`, say.)"""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, gated: Any = long_run) -> None:
         self._worker = client.app.app.state.games.worker  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+        self._gated = gated
         self._run = self._worker.run
         self._reached = threading.Event()
         self._open = threading.Event()
@@ -75,7 +77,7 @@ class LongRunGate:
         del self._worker.run  # the worker's own method again
 
     def _hold(self, function: Any, *args: Any) -> Any:
-        if function is long_run:
+        if function is self._gated:
             self._reached.set()
             self._open.wait(HANG_S)
         return self._run(function, *args)

@@ -22,6 +22,7 @@ from cardwar import Round, Rules, persist
 from cardwar.engine import MAX_SEED
 from cardwar.web.errors import RateLimited
 from cardwar.web.limits import Estimates
+from cardwar.web.workers import statistics
 
 from conftest import HANG_S, ClientFactory, LiveServer
 from helpers import LongRunGate, RoundWaiters, scores
@@ -391,6 +392,26 @@ def test_one_long_run_at_a_time_per_browser(make_client: ClientFactory) -> None:
     assert second.status_code == 429
     assert second.json()["detail"].startswith("battles: one long run at a time")
     assert click.status_code == 200
+
+
+def test_statistics_under_way_never_turn_away_the_same_browsers_battles(
+    make_client: ClientFactory,
+) -> None:
+    """While a browser's statistics are played (the House rules panel's own draw estimate, say),
+    its long run of battles is played, not refused; its second statistics are refused."""
+    client = make_client()
+    round_id = deal(client, rules=ENDLESS, seed=39)["id"]
+    with ThreadPoolExecutor(1) as pool, LongRunGate(client, gated=statistics) as gate:
+        estimate = pool.submit(client.post, "/api/simulations", json={"rounds": 2000, "seed": 1})
+        gate.reached()  # the statistics are under way for as long as the gate is shut
+        battles = client.post(f"/api/rounds/{round_id}/battles", json={"count": 5_000})
+        again = client.post("/api/simulations", json={"rounds": 10})
+        assert not estimate.done()
+        gate.open()
+        assert estimate.result().status_code == 200
+    assert battles.status_code == 200 and battles.json()["round"]["battles"] == 5_000
+    assert again.status_code == 429
+    assert again.json()["detail"].startswith("statistics: one long run at a time")
 
 
 def test_a_long_run_never_holds_up_another_rounds_click(make_client: ClientFactory) -> None:

@@ -1,7 +1,8 @@
 """`cardwar serve`: run the web game until interrupted, after saying where to open it.
 
-Only this command loads the web stack and the simulator's compiled code (`main` imports this
-module when asked to serve), so `cardwar round` starts without them.
+Only this command loads the web stack (`main` imports this module when asked to serve), so
+`cardwar round` starts without it; the app prepares the simulator's compiled code as it starts,
+and this command shows how that goes on a first run.
 """
 
 from __future__ import annotations
@@ -13,15 +14,52 @@ from typing import Any
 
 import uvicorn
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from cardwar.cli.shared import print_line
-from cardwar.engine import Round
-from cardwar.rules import CLASSIC
-from cardwar.sim.chance import chance_to_win
+from cardwar.sim.warm import FIRST_RUN_S
 from cardwar.web import Settings, create_app
 from cardwar.web.settings import LOOPBACK_HOSTS
 
 WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
+PREPARING = f"cardwar: preparing the simulator, first run only: about {FIRST_RUN_S} s"
+
+
+class Start:
+    """How the server's start goes, on `out`: a slow preparation of the simulator as a progress
+    line (a line a step when `out` is not a terminal), then where to open the game."""
+
+    def __init__(self, out: Console, said: list[str]) -> None:
+        self._out, self._said = out, said
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
+
+    def preparing(self, done: int, total: int, what: str) -> None:
+        """Show the step under way (`what`), or end the line when all are `done`."""
+        if not self._out.is_terminal:
+            if what:
+                print_line(self._out, f"{PREPARING} ({what}, {done + 1} of {total})")
+            return
+        if self._bar is None:
+            self._bar = Progress(
+                TextColumn(PREPARING),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.description}"),
+                console=self._out,
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(what, total=total)
+        assert self._task is not None
+        self._bar.update(self._task, completed=done, description=what)
+        if not what:
+            self._bar.stop()
+
+    def ready(self) -> None:
+        """Say where to open the game, and what else its start found worth saying."""
+        for line in self._said:
+            print_line(self._out, line)
 
 
 def serve(
@@ -50,21 +88,17 @@ def serve(
     if db is not None:
         options["db_path"] = db
     settings = Settings(**options)
-    app = create_app(settings)
-    # Load the simulator's compiled code now, not during a player's first chance estimate:
-    # loading holds Python's lock for most of a second.
-    chance_to_win(Round(CLASSIC, seed=1), runs=1)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
-    print_line(
-        out, f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)"
-    )
-    print_line(out, f"cardwar: rounds are kept in {settings.db_path.resolve()}")
+    said = [
+        f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)",
+        f"cardwar: rounds are kept in {settings.db_path.resolve()}",
+    ]
     if host not in LOOPBACK_HOSTS:
-        print_line(
-            out,
+        said.append(
             f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
-            "reach it on your network can play here",
+            "reach it on your network can play here"
         )
+    app = create_app(settings, starting=Start(out, said))
     uvicorn.run(
         app,
         host=settings.listen_host,

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Protocol
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
@@ -36,21 +37,66 @@ ROUTERS: tuple[APIRouter, ...] = (
 )
 
 
+class Starting(Protocol):
+    """Told how the server's start goes: `cardwar serve` shows it on its terminal."""
+
+    def preparing(self, done: int, total: int, what: str) -> None:
+        """The simulator's preparation has `done` of `total` steps done and is at `what` (empty
+        once all are done). Only a slow preparation is told: a first run, compiling."""
+
+    def ready(self) -> None:
+        """The server is about to answer: everything a page can ask for is prepared."""
+
+
+TELL_AFTER_S = 1.0
+"""A preparation still going after this long is told step by step (a cache load takes less)."""
+
+
+async def prepare_simulator(starting: Starting | None, worker: Worker | None) -> None:
+    """Compile (or load from numba's cache) every kernel a page can reach, in a thread, before
+    the server answers anyone, then load them in `worker` (from the cache, now filled); if it
+    takes longer than a cache load, tell `starting`."""
+    from cardwar.sim.warm import prepare  # the simulator, loaded here and not at import
+
+    at: list[tuple[int, int, str]] = []
+
+    def note(done: int, total: int, what: str) -> None:  # in the preparing thread
+        at.append((done, total, what))
+
+    work = asyncio.ensure_future(run_in_threadpool(prepare, note))
+    told = None
+    while not work.done():
+        await asyncio.wait({work}, timeout=TELL_AFTER_S if told is None else 0.2)
+        if starting is not None and at and at[-1] != told and not work.done():
+            told = at[-1]
+            starting.preparing(*told)
+    await work
+    if worker is not None:
+        await run_in_threadpool(worker.run, prepare)
+    if told is not None and starting is not None:
+        starting.preparing(*at[-1])
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the database; remove old rounds at start-up and then every `prune_every_s`; at
-    the end, stop the worker and close the database."""
+    """Prepare the simulator and open the database; remove old rounds at start-up and then
+    every `prune_every_s`; at the end, stop the worker and close the database."""
     games: Games = app.state.games
-    every: float = app.state.settings.prune_every_s
+    starting: Starting | None = app.state.starting
+    settings: Settings = app.state.settings
+    worker: Worker = app.state.services.worker
+    await prepare_simulator(starting, worker if settings.worker_at_start else None)
 
-    async def prune_now_and_then() -> None:
+    async def prune_now_and_then(every: float) -> None:
         while True:
             await asyncio.sleep(every)
             await run_in_threadpool(games.prune)
 
     games.open()
     await run_in_threadpool(games.prune)
-    pruning = asyncio.create_task(prune_now_and_then())
+    pruning = asyncio.create_task(prune_now_and_then(settings.prune_every_s))
+    if starting is not None:
+        starting.ready()
     yield
     pruning.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -58,8 +104,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     games.close()
 
 
-def create_app(settings: Settings | None = None) -> Guard:
-    """The whole web game over the SQLite file named in `settings`, behind its guard."""
+def create_app(settings: Settings | None = None, *, starting: Starting | None = None) -> Guard:
+    """The whole web game over the SQLite file named in `settings`, behind its guard; how its
+    start goes is told to `starting`."""
     settings = settings if settings is not None else Settings()
     store = Store(settings.db_path)
     worker = Worker()
@@ -92,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Guard:
     )
     app.state.services = services
     app.state.games, app.state.settings = games, settings
+    app.state.starting = starting
     app.state.estimates = services.limits.estimates
     for kind, answer in ANSWERS.items():
         app.add_exception_handler(kind, answer)

@@ -1,5 +1,6 @@
 """How much may be asked of the server at once: token buckets for writes and newcomers, one long
-run a browser, and the line for chance estimates; each refusal a RateLimited (429)."""
+run of battles and one of statistics a browser, and the line for chance estimates; each refusal a
+RateLimited (429)."""
 
 from __future__ import annotations
 
@@ -51,18 +52,19 @@ def admit(what: str, *checks: tuple[Buckets, str]) -> None:
 
 
 class LongRuns:
-    """Requests of many battles played or being sent at once: at most `most`, one a browser."""
+    """Long requests of one kind (`what`: many battles, or statistics) under way at once: at
+    most `most`, one a browser."""
 
-    def __init__(self, most: int) -> None:
-        self._most = most
+    def __init__(self, most: int, what: str) -> None:
+        self._most, self._what = most, what
         self._who: set[str] = set()
 
     def enter(self, who: str) -> None:
         """Count a long run in for `who`, or raise RateLimited."""
         if who in self._who:
-            raise RateLimited("battles: one long run at a time for each browser", 1)
+            raise RateLimited(f"{self._what}: one long run at a time for each browser", 1)
         if len(self._who) >= self._most:
-            raise RateLimited("battles: the server is busy with other long runs", 2)
+            raise RateLimited(f"{self._what}: the server is busy with other long runs", 2)
         self._who.add(who)
 
     def leave(self, who: str) -> None:
@@ -110,7 +112,10 @@ class Limits:
         self._newcomers = Buckets(
             settings.new_players_per_minute / 60, settings.new_players_burst, clock
         )
-        self.long_runs = LongRuns(settings.long_runs)
+        # Two lines, so that statistics a page asked for by itself (the House rules panel's
+        # draw estimate) never turn away the battles its player asked for.
+        self.long_runs = LongRuns(settings.long_runs, "battles")
+        self.statistics = LongRuns(settings.statistics_runs, "statistics")
         self.estimates = Estimates(settings.estimates_at_once, settings.estimates_waiting)
 
     def write(self, what: str, player: str, address: str) -> None:

@@ -36,6 +36,10 @@ class Settings:
     """Requests in flight get this long to finish when the server is told to stop."""
     static_dir: Path = STATIC
     """The page's own files, read and versioned once at start-up (tests point at a copy)."""
+    worker_at_start: bool = True
+    """Start the worker process with the server and prepare the simulator in it too, so that
+    the first long run or statistics wait for neither (tests of the API alone turn it off: a
+    process each would cost them more than the test)."""
     gzip_level: int = 6
     """How hard JSON answers are compressed (1-9) for a client that takes gzip: zlib's own
     default, a quarter of the time of 9 for nearly the same size. The page's files are
@@ -102,6 +106,9 @@ class Settings:
     long_runs: int = 2
     """Requests of more than a click's battles played or sent at the same time (429 beyond it);
     each browser may have one."""
+    statistics_runs: int = 2
+    """Requests for statistics played at the same time (429 beyond it); each browser may have
+    one, beside its long run of battles."""
     estimates_at_once: int = 1
     """Chance estimates computed at the same time: one leaves the other core to the clicks."""
     estimates_waiting: int = 8

@@ -13,11 +13,18 @@ const GONE = {
   "/api/matches/": "This match is no longer kept on the server. Press New round to start again.",
 };
 
-/** `method` `path` with a JSON `body`; the answer's JSON, or an ApiError a player can read. */
-export async function api(method, path, body) {
-  let response;
+// The longest a request the player made waits for the server's Retry-After before its one retry.
+const MOST_RETRY_WAIT_S = 10;
+
+/** The seconds a 429 asks to wait (its Retry-After), at least one. */
+function retryAfter(response) {
+  const seconds = Number(response.headers.get("Retry-After"));
+  return Number.isFinite(seconds) && seconds >= 1 ? seconds : 1;
+}
+
+async function send(method, path, body) {
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method,
       headers: method === "GET" ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -30,12 +37,25 @@ export async function api(method, path, body) {
       { offline: true },
     );
   }
+}
+
+/** `method` `path` with a JSON `body`; the answer's JSON, or an ApiError a player can read.
+ * A request the player made (not `background`, which the page makes by itself) that the server
+ * turns away for now (429, which changes nothing) is sent once more after its Retry-After. */
+export async function api(method, path, body, { background = false } = {}) {
+  let response = await send(method, path, body);
+  if (response.status === 429 && !background && retryAfter(response) <= MOST_RETRY_WAIT_S) {
+    await new Promise((resolve) => setTimeout(resolve, retryAfter(response) * 1000));
+    response = await send(method, path, body);
+  }
   const data = await response.json().catch(() => ({}));
   const status = response.status;
   const gone = Object.entries(GONE).find(([prefix]) => path.startsWith(prefix));
   if (status === 404 && gone && !/\/battles\/\d+$/.test(path)) throw new ApiError(gone[1], { status });
   if (status === 429) {
-    throw new ApiError(`That was a lot of presses at once: wait ${response.headers.get("Retry-After") ?? "a few"} seconds, then try again.`, { status });
+    // What the server was too busy for, in its words ("battles: ..."), never a blame of presses.
+    const what = typeof data.detail === "string" ? data.detail.split(":")[0] : "that";
+    throw new ApiError(`The game server has too much to do right now (${what}): wait ${retryAfter(response)} seconds, then try again.`, { status });
   }
   if (status >= 500) {
     throw new ApiError(`Something went wrong on the game server (error ${status}).`, { offline: true, status });

@@ -32,7 +32,7 @@ export async function showChance() {
   }
   let chance;
   try {
-    chance = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/chance`);
+    chance = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/chance`, undefined, { background: true });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (asked === ui.chance.asked) els.chance.hidden = true; // no estimate is no harm

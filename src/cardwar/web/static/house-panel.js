@@ -160,7 +160,7 @@ function estimateDraws(rules, bestOf) {
       if (!house.draws.has(key)) {
         let result;
         try {
-          result = await api("POST", "/api/simulations", { rules, rounds: 2000, seed: 1 });
+          result = await api("POST", "/api/simulations", { rules, rounds: 2000, seed: 1 }, { background: true });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           return; // no estimate, no word: the choice stands either way

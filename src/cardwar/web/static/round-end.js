@@ -48,7 +48,7 @@ async function drawStory(round) {
   story.data = null;
   let data;
   try {
-    data = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/story`);
+    data = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/story`, undefined, { background: true });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (story.roundId !== round.id) return;

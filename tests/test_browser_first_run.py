@@ -1,0 +1,120 @@
+"""A first run, as a new player meets it: the server started on an empty numba cache, and a match
+played at once, in Debian's Chromium.
+
+The rest of the suite runs on the cache the session's warm-up filled (conftest.py), so only here
+does the server compile the simulator itself, as it does on a fresh install.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Response, Route, expect
+
+from browsing import DESKTOP, button, open_page, press, settle
+
+from conftest import HANG_S, LiveServer
+
+HANG_MS = HANG_S * 1000  # Playwright counts in milliseconds
+
+
+@pytest.fixture
+def first_run_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """`cardwar serve` with a numba cache of its own, empty: it compiles every kernel."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    server = LiveServer(tmp_path / "live.db", env={"NUMBA_CACHE_DIR": str(cache)}).start()
+    yield server
+    server.stop()
+
+
+def test_a_match_on_a_fresh_install_is_played_to_its_decision(
+    browser: Browser, first_run_server: LiveServer
+) -> None:
+    """On an empty numba cache: the server says it prepares the simulator before it gives its
+    address; then House rules → Match: best of 3 → Close → New round → Play to end, round after
+    round, decides the match, and the server never answers the page 429 (its draw estimate for
+    the panel yields to the player's battles)."""
+    said = first_run_server.output.text if first_run_server.output else ""
+    preparing = said.find("preparing the simulator, first run only")
+    assert 0 <= preparing < said.find("cardwar: open http://"), said
+
+    page, watch = open_page(browser, first_run_server, DESKTOP)
+    refused: list[str] = []
+
+    def look(response: Response) -> None:
+        if response.status == 429:
+            refused.append(response.url)
+
+    page.on("response", look)
+    with page.expect_request("**/api/simulations"):  # the panel's own draw estimate
+        button(page, "House rules").click()
+    dialog = page.get_by_role("dialog", name="House rules")
+    with page.expect_response("**/api/me/house-rules"):
+        dialog.get_by_label("Match", exact=True).select_option("3")
+    # Closed at once, while the estimate is still under way on the server.
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
+    press(page, "New round")
+    line = page.get_by_test_id("match")
+    expect(line).to_have_text("Best of 3 · round 1 · You 0 – 0 Computer")
+    page.select_option("#auto-speed", "instant")
+    outcome = page.get_by_test_id("outcome")
+    for played in range(1, 12):
+        button(page, "Play to end").click()
+        expect(outcome).to_be_visible(timeout=HANG_MS)
+        settle(page)
+        if "won the match" in line.inner_text():
+            break
+        press(page, "New round")
+        expect(line).to_contain_text(f"round {played + 1}")
+    else:
+        raise AssertionError("no match of best of 3 takes eleven rounds here")
+    expect(line).to_contain_text("won the match")
+    assert refused == []
+    expect(page.get_by_test_id("message")).not_to_contain_text("presses")
+    watch.check(first_run_server)
+    page.context.close()
+
+
+def test_a_press_turned_away_once_is_sent_again_and_twice_is_worded(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A press the server answers 429 (it changed nothing) is sent once more after Retry-After,
+    and plays; turned away twice, the page says the server is busy, in the server's words, and
+    never blames presses the player did not make."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    refusals = {"left": 1}
+
+    def busy(route: Route) -> None:
+        if refusals["left"] == 0:
+            route.continue_()
+            return
+        refusals["left"] -= 1
+        route.fulfill(
+            status=429,
+            headers={"Retry-After": "1", "Content-Type": "application/json"},
+            body='{"detail": "battles: the server is busy with other long runs"}',
+        )
+
+    page.route("**/api/rounds/*/battles", busy)
+    press(page, "Turn cards")
+    number = page.get_by_test_id("battle-number")
+    expect(number).to_have_text("Battle 1 of 500")
+    assert refusals["left"] == 0
+    refusals["left"] = 2
+    press(page, "Turn cards")
+    message = page.get_by_test_id("message")
+    expect(message).to_contain_text("The game server has too much to do right now (battles)")
+    expect(message).not_to_contain_text("presses")
+    expect(number).to_have_text("Battle 1 of 500")  # nothing played, nothing lost
+    assert refusals["left"] == 0
+    page.unroute("**/api/rounds/*/battles")
+    # Chromium logs each 429 as a resource that failed to load: the three this test made.
+    told = [error for error in watch.errors if "status of 429" in error]
+    assert len(told) == 3
+    watch.errors = [error for error in watch.errors if error not in told]
+    watch.check(shared_server)
+    page.context.close()
