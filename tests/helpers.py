@@ -62,7 +62,7 @@ class LongRunGate:
     kind of work to hold instead: `statistics`, say.)"""
 
     def __init__(self, client: TestClient, gated: Any = long_run) -> None:
-        self._worker = client.app.app.state.games.worker  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+        self._worker = client.app.app.state.rounds.worker  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
         self._gated = gated
         self._run = self._worker.run
         self._reached = threading.Event()
@@ -96,7 +96,7 @@ class RoundWaiters:
     round's own lock (call it while the round is held, so that the lock exists)."""
 
     def __init__(self, client: TestClient, round_id: str) -> None:
-        lock = client.app.app.state.games._locks[round_id]  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+        lock = client.app.app.state.rounds._locks[round_id]  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
         self.tries: list[bool] = []  # each try to take the round: True for one that waits
         self._changed = threading.Condition()
         take = lock.acquire

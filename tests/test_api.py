@@ -572,10 +572,10 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
 
 
 def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None:
-    """The page has the seed's three controls, and everything a first load fetches weighs under
-    200 KB as sent, compressed: the page, every file it names and every file its service worker
-    keeps (each module any module imports among them), the worker itself, and the manifest's
-    icons that a browser fetches to install the table."""
+    """The page has the classic table's three controls, and everything a first load fetches
+    weighs under 200 KB as sent, compressed: the page, every file it names and every file its
+    service worker keeps (each module any module imports among them), the worker itself, and the
+    manifest's icons that a browser fetches to install the table."""
     page = client.get("/")
     assert page.status_code == 200
     html = page.text

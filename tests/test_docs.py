@@ -137,7 +137,7 @@ def openapi(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     guard = create_app(Settings(db_path=tmp_path_factory.mktemp("openapi") / "cardwar.db"))
     app: Any = guard.app  # the FastAPI app inside its guard
     yield app.openapi()
-    app.state.games.close()
+    app.state.rounds.close()
 
 
 def operations(document: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:

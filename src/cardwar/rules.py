@@ -14,7 +14,7 @@ class Shortage(StrEnum):
     """What happens to a war player who lacks the cards to finish a war."""
 
     LOSE = "lose"
-    """The short player cannot finish the war and loses the round (the seed's table)."""
+    """The short player cannot finish the war and loses the round (the classic table)."""
     LAST_CARD = "last_card"
     """The short player lays all but the last card down and fights with the last one."""
 

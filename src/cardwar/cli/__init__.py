@@ -28,7 +28,7 @@ from cardwar.web.settings import Settings
 SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
 
 PRESET_HELP = {
-    "classic": "the seed's table: 1 down, a player short of cards loses, a draw at 500 battles",
+    "classic": "the classic table: 1 down, a player short of cards loses, a draw at 500 battles",
     "traditional": "3 down (W-A-R), a player short fights on with the last card, no limit",
     "peace": "classic, but the lowest card wins",
     "timed": "traditional with a 10-minute clock; then the biggest pile wins",

@@ -13,27 +13,27 @@ from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRouter
 
+from cardwar.web import routes
 from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
 from cardwar.web.deps import Services
 from cardwar.web.errors import ANSWERS
-from cardwar.web.games import Games
 from cardwar.web.guard import Guard
 from cardwar.web.limits import Limits
 from cardwar.web.matches import Matches
 from cardwar.web.players import PlayerIds, Players
-from cardwar.web.routes import matches, me, pages, rounds, rules, simulations
+from cardwar.web.rounds import Rounds
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 from cardwar.web.workers import Worker
 
 # In this order: the click (first of `rounds`) is the first route the router tries.
 ROUTERS: tuple[APIRouter, ...] = (
-    rounds.router,
-    matches.router,
-    simulations.router,
-    me.router,
-    rules.router,
-    pages.router,
+    routes.rounds.router,
+    routes.matches.router,
+    routes.simulations.router,
+    routes.me.router,
+    routes.rules.router,
+    routes.pages.router,
 )
 
 
@@ -81,7 +81,7 @@ async def prepare_simulator(starting: Starting | None, worker: Worker | None) ->
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Prepare the simulator and open the database; remove old rounds at start-up and then
     every `prune_every_s`; at the end, stop the worker and close the database."""
-    games: Games = app.state.games
+    rounds: Rounds = app.state.rounds
     starting: Starting | None = app.state.starting
     settings: Settings = app.state.settings
     worker: Worker = app.state.services.worker
@@ -90,10 +90,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async def prune_now_and_then(every: float) -> None:
         while True:
             await asyncio.sleep(every)
-            await run_in_threadpool(games.prune)
+            await run_in_threadpool(rounds.prune)
 
-    games.open()
-    await run_in_threadpool(games.prune)
+    rounds.open()
+    await run_in_threadpool(rounds.prune)
     pruning = asyncio.create_task(prune_now_and_then(settings.prune_every_s))
     if starting is not None:
         starting.ready()
@@ -101,7 +101,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     pruning.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await pruning
-    games.close()
+    rounds.close()
 
 
 def create_app(settings: Settings | None = None, *, starting: Starting | None = None) -> Guard:
@@ -110,11 +110,11 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     settings = settings if settings is not None else Settings()
     store = Store(settings.db_path)
     worker = Worker()
-    games = Games(store, settings, worker)
+    rounds = Rounds(store, settings, worker)
     services = Services(
         settings=settings,
-        games=games,
-        matches=Matches(store, games),
+        rounds=rounds,
+        matches=Matches(store, rounds),
         players=Players(store),
         worker=worker,
         ids=PlayerIds(store.secret()),
@@ -138,7 +138,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.services = services
-    app.state.games, app.state.settings = games, settings
+    app.state.rounds, app.state.settings = rounds, settings
     app.state.starting = starting
     app.state.estimates = services.limits.estimates
     for kind, answer in ANSWERS.items():

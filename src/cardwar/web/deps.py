@@ -13,10 +13,10 @@ from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
 from cardwar.web.assets import Assets
-from cardwar.web.games import Games
 from cardwar.web.limits import Limits
 from cardwar.web.matches import Matches
 from cardwar.web.players import PlayerIds, Players
+from cardwar.web.rounds import Rounds
 from cardwar.web.settings import Settings
 from cardwar.web.workers import Worker
 
@@ -34,7 +34,7 @@ class Services:
     """Everything one app's routes work with, made once by `create_app`."""
 
     settings: Settings
-    games: Games
+    rounds: Rounds
     matches: Matches
     players: Players
     worker: Worker
@@ -100,8 +100,8 @@ async def _services(request: Request) -> Services:
     return services(request)
 
 
-async def _games(request: Request) -> Games:
-    return services(request).games
+async def _rounds(request: Request) -> Rounds:
+    return services(request).rounds
 
 
 async def _matches(request: Request) -> Matches:
@@ -117,7 +117,7 @@ async def _current_player(request: Request) -> Player:
 
 
 ServicesDep = Annotated[Services, Depends(_services)]
-GamesDep = Annotated[Games, Depends(_games)]
+RoundsDep = Annotated[Rounds, Depends(_rounds)]
 MatchesDep = Annotated[Matches, Depends(_matches)]
 LimitsDep = Annotated[Limits, Depends(_limits)]
 CurrentPlayer = Annotated[Player, Depends(_current_player)]

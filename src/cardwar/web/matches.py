@@ -1,6 +1,6 @@
 """The server's matches: start one, deal its rounds from its seed, and show its score.
 
-A match's rounds are ordinary rounds (`games.py` deals and plays them, and counts each in its
+A match's rounds are ordinary rounds (`rounds.py` deals and plays them, and counts each in its
 match as it ends); this is what a match adds around them.
 """
 
@@ -14,17 +14,17 @@ from cardwar.engine import check_seed
 from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
 from cardwar.rules import Rules
 from cardwar.web.errors import MatchNotFound, MatchNotYours, MatchOver
-from cardwar.web.games import Games
+from cardwar.web.rounds import Rounds
 from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.store import MatchRow, Store
 
 
 class Matches:
-    """Every match of the server, kept in SQLite; its rounds are dealt by `Games`."""
+    """Every match of the server, kept in SQLite; its rounds are dealt by `Rounds`."""
 
-    def __init__(self, store: Store, games: Games) -> None:
+    def __init__(self, store: Store, rounds: Rounds) -> None:
         self.store = store
-        self.games = games
+        self.rounds = rounds
 
     def create(
         self,
@@ -46,9 +46,9 @@ class Matches:
         checked = check_seats(seats, chosen.players)
         seed = check_seed(seed) if seed is not None else secrets.randbelow(PAGE_SEEDS)
         match_id = secrets.token_urlsafe(16)
-        now = self.games.settings.clock()
+        now = self.rounds.settings.clock()
         self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, now, checked)
-        round_ = self.games.create(
+        round_ = self.rounds.create(
             player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id,
             seats=checked,
         )  # fmt: skip
@@ -73,7 +73,7 @@ class Matches:
                 "before dealing the next"
             )
         seed = round_seed(row.seed, len(row.rounds))
-        round_ = self.games.create(
+        round_ = self.rounds.create(
             player, rules=row.rules, seed=seed, match_id=match_id, seats=row.seats
         )
         return {**self.get(match_id), "round": round_}

@@ -39,7 +39,7 @@ def house_rules_content(rules: Rules, best_of: int, seats: tuple[Seat, ...]) -> 
 def me_content(server: Services, player: str) -> dict[str, Any]:
     """Everything `/api/me` shows of `player`. Call it from a thread."""
     board = server.players.scoreboard(player)
-    latest = server.games.latest(player)
+    latest = server.rounds.latest(player)
     round_, last = (None, None) if latest is None else latest
     match_id = server.matches.current_id(player, round_)
     return {

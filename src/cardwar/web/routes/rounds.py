@@ -10,7 +10,7 @@ from fastapi import Path as FastPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from cardwar.web.deps import GamesDep, LimitsDep, admit_write, cookie_key, current_player, services
+from cardwar.web.deps import LimitsDep, RoundsDep, admit_write, cookie_key, current_player, services
 from cardwar.web.errors import RateLimited
 from cardwar.web.routing import body_route, errors, parse
 from cardwar.web.schemas import (
@@ -37,17 +37,17 @@ async def play(request: Request) -> Response:
     round_id: str = request.path_params["round_id"]
     count = parse(PlayBattles, await request.body()).count
     server = services(request)
-    games = server.games
+    rounds = server.rounds
     # A click (a few battles) is played right here: a hop to a worker would cost more than
     # the battles. Long runs, or a round another request holds, go to the worker process
     # and are sent in chunks, so that they never stall anyone else's clicks.
     if count <= server.settings.inline_battles:
-        played = games.play(round_id, count, wait=False)
+        played = rounds.play(round_id, count, wait=False)
         if played is None:
-            if round_id in games.long_running:  # busy for seconds: say so, do not wait
+            if round_id in rounds.long_running:  # busy for seconds: say so, do not wait
                 raise RateLimited("battles: this round is busy with a long run", 1)
             # Another short request holds it (a read, a chance estimate): wait in a thread.
-            played = await run_in_threadpool(games.play, round_id, count)
+            played = await run_in_threadpool(rounds.play, round_id, count)
             assert played is not None
         shown, battles = played
         return JSONResponse({"round": shown, "battles": [battle.to_dict() for battle in battles]})
@@ -55,7 +55,7 @@ async def play(request: Request) -> Response:
     long_runs = server.limits.long_runs
     long_runs.enter(who)
     try:
-        body = await run_in_threadpool(games.play_long, round_id, count)
+        body = await run_in_threadpool(rounds.play_long, round_id, count)
     except BaseException:
         long_runs.leave(who)
         raise
@@ -80,7 +80,7 @@ async def new_round(request: Request) -> JSONResponse:
     admit_write("new rounds", request, who)
     server = services(request)
     round_ = await run_in_threadpool(
-        server.games.create, who.id, preset=body.preset, rules=body.rules, seed=body.seed,
+        server.rounds.create, who.id, preset=body.preset, rules=body.rules, seed=body.seed,
         deal=body.deal, seats=seat_values(body.seats),
     )  # fmt: skip
     return server.reply(round_, who, status_code=201)
@@ -93,11 +93,11 @@ async def new_round(request: Request) -> JSONResponse:
     summary="One battle of a round, played again",
 )
 async def replay(
-    round_id: str, number: Annotated[int, FastPath(ge=1)], games: GamesDep
+    round_id: str, number: Annotated[int, FastPath(ge=1)], rounds: RoundsDep
 ) -> JSONResponse:
     """Battle `number` (from 1) of the round, played again from its deal, with the counts
     before it: a round can be watched back battle by battle."""
-    return JSONResponse(await run_in_threadpool(games.replay, round_id, number))
+    return JSONResponse(await run_in_threadpool(rounds.replay, round_id, number))
 
 
 @router.get(
@@ -106,11 +106,11 @@ async def replay(
     responses=errors(404),
     summary="A round told battle by battle",
 )
-async def story(round_id: str, games: GamesDep) -> JSONResponse:
+async def story(round_id: str, rounds: RoundsDep) -> JSONResponse:
     """Each seat's cards battle by battle (at the deal and at most 400 battles), every battle
     with a war, how often the lead changed, and the biggest war: what the page draws at a
     round's end."""
-    return JSONResponse(await run_in_threadpool(games.story, round_id))
+    return JSONResponse(await run_in_threadpool(rounds.story, round_id))
 
 
 @router.get(
@@ -119,13 +119,13 @@ async def story(round_id: str, games: GamesDep) -> JSONResponse:
     responses=errors(404, 429),
     summary="Each seat's chance to win from here",
 )
-async def chance(round_id: str, games: GamesDep, limits: LimitsDep) -> JSONResponse:
+async def chance(round_id: str, rounds: RoundsDep, limits: LimitsDep) -> JSONResponse:
     """The share of 2,000 continuations of the round that each seat wins (and that are
     drawn), every pile's order being unknown: the cards each seat holds, shuffled afresh.
     Once the round is over: its outcome, as a certainty (`runs` 0). The server makes one
     estimate at a time, with eight more in line; beyond that it answers 429 at once."""
     async with limits.estimates.turn():
-        return JSONResponse(await run_in_threadpool(games.chance, round_id))
+        return JSONResponse(await run_in_threadpool(rounds.chance, round_id))
 
 
 @router.get(
@@ -134,9 +134,9 @@ async def chance(round_id: str, games: GamesDep, limits: LimitsDep) -> JSONRespo
     responses=errors(404),
     summary="Look at a round",
 )
-async def get_round(round_id: str, games: GamesDep) -> JSONResponse:
+async def get_round(round_id: str, rounds: RoundsDep) -> JSONResponse:
     """The round; its piles appear only once it is over."""
-    round_ = games.get(round_id, wait=False)
+    round_ = rounds.get(round_id, wait=False)
     if round_ is None:  # a long request holds it: wait in a worker thread, not here
-        round_ = await run_in_threadpool(games.get, round_id)
+        round_ = await run_in_threadpool(rounds.get, round_id)
     return JSONResponse(round_)

@@ -78,7 +78,7 @@ class RoundLock:
         self.release = lock.release
 
 
-class Games:
+class Rounds:
     """Every round of the server, kept in SQLite and, while in use, in memory."""
 
     def __init__(self, store: Store, settings: Settings, worker: Worker) -> None:
