@@ -121,7 +121,7 @@ def probe(seconds: float) -> None:
 
 def p(values: list[float], share: float) -> float:
     """The `share` quantile in milliseconds, by the "exclusive" method: this benchmark's figures
-    in the README were measured so (load.py and hostile.py take "inclusive" ones)."""
+    in benchmarks/README.md were measured so (load.py and hostile.py take "inclusive" ones)."""
     return ms(values, share, method="exclusive")
 
 

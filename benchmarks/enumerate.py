@@ -1,6 +1,6 @@
 """Exact answers at research scale, each figure beside one measured in the same run.
 
-    .venv/bin/python benchmarks/enumerate.py [--decks 11x1,4x4] [--games 1000000]
+    .venv/bin/python benchmarks/enumerate.py [--decks 11x1,4x4] [--rounds 1000000]
                                              [--deals 200000] [--repeat 3]
 
 - Every deal of a deck, ours on every core against a one-thread C program of the same job
@@ -12,7 +12,7 @@
 - Rounds that loop against plain rounds, ours on one core: table order with no limit (the loop
   watch on, two rounds in five loop) against the classic table, in battles a second (target:
   at least 40%).
-- `--deals` against `--games`, ours on every core: the same rounds, dealt by the simulator or
+- `--deals` against `--rounds`, ours on every core: the same rounds, dealt by the simulator or
   read from JSON lines and written back as JSON lines (target: at least 25%).
 - The classic table against a one-thread C reference (`benchmarks/c/classic.c`: the same
   generator, deals, rules and statistics), ours on one core (target: at least 1.0x). Both must
@@ -86,21 +86,21 @@ def same_job(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
     )  # fmt: skip
 
 
-def speed(rules: Rules, games: int, workers: int) -> float:
-    """Battles a second of `games` random rounds on `workers` threads."""
+def speed(rules: Rules, rounds: int, workers: int) -> float:
+    """Battles a second of `rounds` random rounds on `workers` threads."""
     started = time.perf_counter()
-    tally = simulate(rules, games, seed=1, workers=workers)
+    tally = simulate(rules, rounds, seed=1, workers=workers)
     return tally.total_battles / (time.perf_counter() - started)
 
 
-def deals_against_games(games: int, workers: int) -> tuple[float, float]:
+def deals_against_rounds(rounds: int, workers: int) -> tuple[float, float]:
     """Battles a second of the same classic rounds: dealt by `simulate`, and read as JSON lines
     and written back as JSON lines (`cardwar simulate --deals`)."""
     lines = "".join(
         json.dumps([[card.code for card in pile] for pile in dealt_game(CLASSIC, 1, game)]) + "\n"
-        for game in range(games)
+        for game in range(rounds)
     ).encode()
-    random = speed(CLASSIC, games, workers)
+    random = speed(CLASSIC, rounds, workers)
     written: list[int] = []
     started = time.perf_counter()
     battles = play_deal_lines(
@@ -109,9 +109,9 @@ def deals_against_games(games: int, workers: int) -> tuple[float, float]:
     return random, battles / (time.perf_counter() - started)
 
 
-def c_classic(binary: Path, games: int) -> tuple[float, dict[str, Any]]:
+def c_classic(binary: Path, rounds: int) -> tuple[float, dict[str, Any]]:
     done = subprocess.run(
-        [str(binary), str(games), "1"], capture_output=True, text=True, check=True
+        [str(binary), str(rounds), "1"], capture_output=True, text=True, check=True
     )
     data: dict[str, Any] = json.loads(done.stdout)
     return data["battles"] / data["seconds"], data
@@ -124,7 +124,7 @@ def target(ratio: float, goal: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--decks", default="11x1,4x4")
-    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--deals", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -164,8 +164,8 @@ def main() -> None:
                 print(line)
 
         for _ in range(args.repeat):
-            plain = speed(CLASSIC, args.games, 1)
-            looping = speed(LOOPING, max(1, args.games // 10), 1)
+            plain = speed(CLASSIC, args.rounds, 1)
+            looping = speed(LOOPING, max(1, args.rounds // 10), 1)
             ratio = looping / plain
             print(
                 f"rounds that loop (table order, no limit) {looping:,.0f} battles/s, plain rounds "
@@ -173,19 +173,19 @@ def main() -> None:
             )
 
         for _ in range(args.repeat):
-            random, read = deals_against_games(args.deals, workers)
+            random, read = deals_against_rounds(args.deals, workers)
             ratio = read / random
             print(
-                f"--deals {read:,.0f} battles/s, --games {random:,.0f}, the same {args.deals:,} "
-                f"classic rounds on {workers} cores: deals / games {ratio:.2f}x "
+                f"--deals {read:,.0f} battles/s, --rounds {random:,.0f}, the same {args.deals:,} "
+                f"classic rounds on {workers} cores: deals / rounds {ratio:.2f}x "
                 f"{target(ratio, 0.25)}"
             )
 
         if classic_c is not None:
             for _ in range(args.repeat):
-                c_speed, theirs = c_classic(classic_c, args.games)
+                c_speed, theirs = c_classic(classic_c, args.rounds)
                 started = time.perf_counter()
-                tally = simulate(CLASSIC, args.games, seed=1, workers=1)
+                tally = simulate(CLASSIC, args.rounds, seed=1, workers=1)
                 ours_speed = tally.total_battles / (time.perf_counter() - started)
                 figures = tally.to_dict(2)
                 ours_figures = (

@@ -1,14 +1,14 @@
 """How fast the fast simulator is, each figure beside a ratio measured in the same run.
 
-    .venv/bin/python benchmarks/simulate.py [--games 1000000] [--engine-rounds 2000]
-                                            [--memory-rounds 10000000] [--cli-games 1000000]
+    .venv/bin/python benchmarks/simulate.py [--rounds 1000000] [--engine-rounds 2000]
+                                            [--memory-rounds 10000000] [--cli-rounds 1000000]
 
 - One core, classic table, statistics included: battles a second (target: 100 million), and
   the ratio to the readable engine, measured here side by side on the same rules.
 - Two workers against one on the same rounds (target: at least 1.8 times).
 - Memory as rounds grow: the peak resident size of a process that plays --memory-rounds classic
   rounds, beside one that plays a hundredth of them (target: under 500 MB for 10 million).
-- `cardwar simulate --games --cli-games` on the classic table with its compiled code cached, in
+- `cardwar simulate --rounds --cli-rounds` on the classic table with its compiled code cached, in
   seconds of wall time, start-up included (target: under 5 s for a million).
 - The chance to win from the table: milliseconds for one estimate of 2,000 continuations, at
   several points of classic rounds (target: under 50 ms), beside a readable-engine estimate.
@@ -41,10 +41,10 @@ def engine_speed(rounds: int) -> float:
     return battles / (time.perf_counter() - started)
 
 
-def simulator_speed(games: int, workers: int) -> float:
+def simulator_speed(rounds: int, workers: int) -> float:
     """Battles a second of the simulator on classic rounds, statistics included."""
     started = time.perf_counter()
-    tally = simulate(CLASSIC, games, seed=1, workers=workers)
+    tally = simulate(CLASSIC, rounds, seed=1, workers=workers)
     return tally.total_battles / (time.perf_counter() - started)
 
 
@@ -92,9 +92,9 @@ def chance_ms(rounds: int) -> tuple[float, float]:
     return statistics.median(fast) * 1000, statistics.median(slow) * 1000
 
 
-def cli_seconds(games: int) -> tuple[float, dict[str, object]]:
-    """Wall time of `cardwar simulate --games N --json`, start-up included."""
-    command = [sys.executable, "-m", "cardwar.cli", "simulate", "--games", str(games)]
+def cli_seconds(rounds: int) -> tuple[float, dict[str, object]]:
+    """Wall time of `cardwar simulate --rounds N --json`, start-up included."""
+    command = [sys.executable, "-m", "cardwar.cli", "simulate", "--rounds", str(rounds)]
     command += ["--seed", "1", "--json"]
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=True)
@@ -103,18 +103,18 @@ def cli_seconds(games: int) -> tuple[float, dict[str, object]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--engine-rounds", type=int, default=2000)
     parser.add_argument("--memory-rounds", type=int, default=10_000_000)
-    parser.add_argument("--cli-games", type=int, default=1_000_000)
+    parser.add_argument("--cli-rounds", type=int, default=1_000_000)
     parser.add_argument("--chance-rounds", type=int, default=20)
     args = parser.parse_args()
 
     simulate(CLASSIC, 1000, seed=1, workers=1)  # compile, or load the cache, before timing
     simulate(CLASSIC, 1000, seed=1, workers=2)
     engine = engine_speed(args.engine_rounds)
-    one = simulator_speed(args.games, 1)
-    two = simulator_speed(args.games, 2)
+    one = simulator_speed(args.rounds, 1)
+    two = simulator_speed(args.rounds, 2)
     print(f"readable engine, classic, one core: {engine:,.0f} battles/s")
     print(f"simulator, classic, one core: {one:,.0f} battles/s (target 100,000,000)")
     print(f"simulator / readable engine: {one / engine:,.0f}x")
@@ -132,9 +132,9 @@ def main() -> None:
     print(f"chance to win on the readable engine, scaled to 2,000: {slow_ms:,.0f} ms")
     print(f"readable engine / simulator, chance: {slow_ms / fast_ms:,.0f}x")
 
-    seconds, summary = cli_seconds(args.cli_games)
+    seconds, summary = cli_seconds(args.cli_rounds)
     print(
-        f"cardwar simulate --games {args.cli_games:,}: {seconds:.2f} s wall, start-up "
+        f"cardwar simulate --rounds {args.cli_rounds:,}: {seconds:.2f} s wall, start-up "
         f"included (target 5 s); it reports {summary['battles_per_second']:,} battles/s"
     )
 

@@ -668,7 +668,7 @@ def test_simulations_give_the_figures_and_histograms(client: TestClient) -> None
     assert response.status_code == 200, response.text
     result = response.json()
     assert result["rules"]["players"] == 3 and result["rules"]["hand_size"] == 13
-    assert result["games"] == 3000 == sum(result["histograms"]["battles"])
+    assert result["rounds"] == 3000 == sum(result["histograms"]["battles"])
     assert result["stopped_by_time"] is False and result["rounds_asked"] == 3000
     from cardwar.sim.run import simulate
 

@@ -104,8 +104,8 @@ def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> 
 
 def test_simulate_benchmark_prints_speeds_ratios_memory_and_targets() -> None:
     out = run(
-        "simulate.py", "--games", "20000", "--engine-rounds", "20",
-        "--memory-rounds", "20000", "--cli-games", "20000", "--chance-rounds", "2",
+        "simulate.py", "--rounds", "20000", "--engine-rounds", "20",
+        "--memory-rounds", "20000", "--cli-rounds", "20000", "--chance-rounds", "2",
     )  # fmt: skip
     for line in (
         "readable engine, classic, one core:",
@@ -113,7 +113,7 @@ def test_simulate_benchmark_prints_speeds_ratios_memory_and_targets() -> None:
         "simulator / readable engine:",
         "two workers / one:",
         "peak memory, 20,000 rounds:",
-        "cardwar simulate --games 20,000:",
+        "cardwar simulate --rounds 20,000:",
         "chance to win, 2,000 continuations:",
         "readable engine / simulator, chance:",
     ):
@@ -122,7 +122,7 @@ def test_simulate_benchmark_prints_speeds_ratios_memory_and_targets() -> None:
 
 
 def test_enumerate_benchmark_prints_ours_beside_c_with_ratios_and_targets() -> None:
-    out = run("enumerate.py", "--decks", "8x1,2x4", "--games", "20000", "--deals", "2000",
+    out = run("enumerate.py", "--decks", "8x1,2x4", "--rounds", "20000", "--deals", "2000",
               "--repeat", "1")  # fmt: skip
     for line in (
         "every deal of 8x1 (winner_first, no card down): ours on",

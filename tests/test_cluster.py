@@ -81,7 +81,7 @@ def test_the_command_line_runs_on_the_cluster(cluster: str) -> None:
     printed = []
     for extra in ([], ["--dask", cluster]):
         out = io.StringIO()
-        argv = ["simulate", "--games", "5000", "--seed", "9", "--json", *extra]
+        argv = ["simulate", "--rounds", "5000", "--seed", "9", "--json", *extra]
         assert main(argv, Console(file=out)) == 0
         data = json.loads(out.getvalue())
         printed.append(
@@ -92,6 +92,6 @@ def test_the_command_line_runs_on_the_cluster(cluster: str) -> None:
 
 def test_no_scheduler_at_the_address_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     """An address where no Dask scheduler answers: status 2, and the address named."""
-    argv = ["simulate", "--games", "10", "--dask", "tcp://127.0.0.1:9"]
+    argv = ["simulate", "--rounds", "10", "--dask", "tcp://127.0.0.1:9"]
     assert main(argv, Console(file=io.StringIO())) == 2
     assert "--dask tcp://127.0.0.1:9: no Dask scheduler answers there" in capsys.readouterr().err

@@ -182,7 +182,7 @@ def test_the_longest_deals_are_printed_as_commands_that_replay_them() -> None:
 def test_the_longest_random_rounds_replay() -> None:
     """--records 4 on random rounds: the four longest, each with its deal, which plays again on
     the readable engine to the same end; the text table prints the command for each."""
-    data = run_json("simulate", "--preset", "traditional", "--games", "3000", "--seed", "8",
+    data = run_json("simulate", "--preset", "traditional", "--rounds", "3000", "--seed", "8",
                     "--records", "4")  # fmt: skip
     records = data["records"]
     assert len(records) == 4 and records[0]["battles"] == data["battles"]["max"]
@@ -193,7 +193,7 @@ def test_the_longest_random_rounds_replay() -> None:
         assert (round_.battles, round_.wars, round_.outcome.reason.value) == (
             record["battles"], record["wars"], record["reason"],
         )  # fmt: skip
-    status, printed = run("simulate", "--preset", "traditional", "--games", "3000", "--seed",
+    status, printed = run("simulate", "--preset", "traditional", "--rounds", "3000", "--seed",
                           "8", "--records", "1")  # fmt: skip
     assert status == 0 and f"1. {records[0]['battles']:,} battles" in printed
     assert "cardwar round --rules" in printed
@@ -203,13 +203,13 @@ def test_given_hands_are_dealt_in_fresh_orders() -> None:
     """--hands: you hold the four aces in every round, in a fresh order each time, and win far
     more often than half; the figures say which hands were given."""
     hands = '[["AS", "AH", "AD", "AC"], "rest"]'
-    data = run_json("simulate", "--games", "4000", "--seed", "2", "--hands", hands,
+    data = run_json("simulate", "--rounds", "4000", "--seed", "2", "--hands", hands,
                     "--records", "20")  # fmt: skip
     assert data["hands"][0] == ["AS", "AH", "AD", "AC"] and len(data["hands"][1]) == 48
     orders = {tuple(record["deal"][0]) for record in data["records"]}
     assert all(sorted(order) == ["AC", "AD", "AH", "AS"] for order in orders)
     assert len(orders) > 1
-    assert data["wins"][0] > 0.55 * data["games"]
+    assert data["wins"][0] > 0.55 * data["rounds"]
 
 
 def test_an_enumeration_refuses_a_hand_size(capsys: pytest.CaptureFixture[str]) -> None:

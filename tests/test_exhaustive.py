@@ -3,9 +3,9 @@ brute-force reference agreeing with the enumerator, and the figures adding up ex
 the work is split (ranges, threads).
 
 The tables are Mathieu and Delahaye's (Pour la Science, 1995 and 2025; their code and records are
-public) and Courbet's (a C++ enumerator, 2025); README "What we found" sets them beside ours and
-says where and why the two groups' counts differ. The bigger tables (11x1, 12x1, 13x1, 4x4) are
-in README with their commands: they take seconds to minutes, too long for the suite.
+public) and Courbet's (a C++ enumerator, 2025); docs/findings.md sets them beside ours and says
+where and why the two groups' counts differ. The bigger tables (11x1, 12x1, 13x1, 4x4) are in
+docs/findings.md with their commands: they take seconds to minutes, too long for the suite.
 """
 
 from __future__ import annotations
@@ -224,4 +224,4 @@ def test_each_deal_agrees_however_it_is_played() -> None:
     }
     ended = out[[REASONS[code].value != "cycle" for code in out[:, 1]]]
     assert int(ended[:, 2].sum()) == whole.ended.total_battles
-    assert int(ended[:, 3].sum()) == int(whole.ended.counters[2])  # the wars, games.C_WARS
+    assert int(ended[:, 3].sum()) == int(whole.ended.counters[2])  # the wars, random_rounds.C_WARS

@@ -522,7 +522,7 @@ def test_the_chance_route_answers_429_when_its_line_is_full(client: TestClient) 
     the round itself is untouched and the next estimate is answered."""
     round_id = client.post("/api/rounds", json={"seed": 5}).json()["id"]
     gate = client.app.app.state.estimates  # type: ignore[attr-defined]  (inside the Guard)
-    assert gate._most == 9  # one made at a time, eight in line (README)
+    assert gate._most == 9  # one made at a time, eight in line (docs/api.md)
     gate._in = gate._most  # as if nine estimates were under way or waiting
     refused = client.get(f"/api/rounds/{round_id}/chance")
     assert refused.status_code == 429

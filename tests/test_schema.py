@@ -35,7 +35,7 @@ CHECK_NAMES = [name for name in CHECKS.get_all_names() if name != "positive_data
 def stop_the_worker() -> Iterator[None]:
     """The app may start its worker process for a long run; stop it when the module is done."""
     yield
-    APP.app.state.games.close()
+    APP.app.state.rounds.close()
 
 
 @schema.parametrize()

@@ -34,26 +34,43 @@ def run_json(*argv: str) -> dict[str, Any]:
 
 
 def test_simulate_prints_the_figures_the_readme_promises() -> None:
-    """games, wins per seat, draws, reasons, battles (mean, median, p90, max), wars a round,
+    """rounds, wins per seat, draws, reasons, battles (mean, median, p90, max), wars a round,
     seconds and battles a second; the same seed gives the same figures."""
-    data = run_json("simulate", "--games", "20000", "--seed", "1")
-    for key in ("games", "wins", "draws", "reasons", "battles", "wars_per_round"):
+    data = run_json("simulate", "--rounds", "20000", "--seed", "1")
+    for key in ("rounds", "wins", "draws", "reasons", "battles", "wars_per_round"):
         assert key in data
     assert set(data["battles"]) == {"mean", "median", "p90", "max"}
-    assert data["games"] == 20000 and len(data["wins"]) == 2
+    assert data["rounds"] == 20000 and len(data["wins"]) == 2
     assert sum(data["wins"]) + data["draws"] == 20000 == sum(data["reasons"].values())
     assert data["seconds"] > 0 and data["battles_per_second"] > 0
-    again = run_json("simulate", "--games", "20000", "--seed", "1", "--workers", "1")
+    again = run_json("simulate", "--rounds", "20000", "--seed", "1", "--workers", "1")
     timing = ("seconds", "battles_per_second", "workers")
     assert {k: v for k, v in again.items() if k not in timing} == {
         k: v for k, v in data.items() if k not in timing
     }
 
 
+def test_the_old_games_option_still_plays_rounds_and_says_it_is_old(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--games N`, the old name of `--rounds N`, plays the same rounds; it is not in --help,
+    and it says on standard error which name to use now."""
+    old = run_json("simulate", "--games", "3000", "--seed", "5", "--workers", "1")
+    assert "--games is the old name of --rounds" in capsys.readouterr().err
+    new = run_json("simulate", "--rounds", "3000", "--seed", "5", "--workers", "1")
+    timing = ("seconds", "battles_per_second")
+    assert {k: v for k, v in old.items() if k not in timing} == {
+        k: v for k, v in new.items() if k not in timing
+    }
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    assert "--games" not in capsys.readouterr().out
+
+
 def test_simulate_takes_a_preset_and_house_rules() -> None:
     """Three players with W-A-R: three seats of wins, and the rules in force echoed."""
     data = run_json(
-        "simulate", "--preset", "traditional", "--rules", '{"players": 3}', "--games", "3000"
+        "simulate", "--preset", "traditional", "--rules", '{"players": 3}', "--rounds", "3000"
     )
     assert data["rules"]["players"] == 3 and data["rules"]["war_down"] == 3
     assert len(data["wins"]) == 3
@@ -62,7 +79,7 @@ def test_simulate_takes_a_preset_and_house_rules() -> None:
 
 def test_simulate_prints_a_table_when_not_asked_for_json() -> None:
     """Without --json the figures come as a table naming each seat and ending."""
-    status, printed = run("simulate", "--games", "2000", "--seed", "3")
+    status, printed = run("simulate", "--rounds", "2000", "--seed", "3")
     assert status == 0
     for words in ("cardwar simulate · classic · seed 3", "won by You", "won by Computer",
                   "ended battle_limit", "battles a round", "battles a second"):  # fmt: skip
@@ -86,7 +103,7 @@ def test_every_deal_of_a_deck_with_loops_names_its_loops() -> None:
     """4x2 under the classic table: the loops found, each with its length, its deals and a
     position on it, and the rest tallied; a battle limit given in --rules is kept."""
     data = run_json("simulate", "--enumerate", "4x2")
-    assert data["deals"] == data["games"] == 1272 == data["cycles"] + data["ended"]
+    assert data["deals"] == data["rounds"] == 1272 == data["cycles"] + data["ended"]
     assert data["cycles"] == 35
     assert data["loop_lengths"] == [{"length": 8, "loops": 6, "deals": 35}]
     assert sum(loop["deals"] for loop in data["distinct_cycles"]) == 35
@@ -148,7 +165,7 @@ def test_deals_from_a_file_one_result_a_line(tmp_path: Path) -> None:
         (["--preset", "blitz"], "argument --preset: invalid choice: 'blitz'"),
         (["--rules", "{oops"], "--rules: not valid JSON"),
         (["--rules", '{"war_down": 9}'], "war_down: 9 is out of range, must be 0..5"),
-        (["--games", "0"], "argument --games: 0 is out of range"),
+        (["--rounds", "0"], "argument --rounds: 0 is out of range"),
         (["--workers", "0"], "argument --workers: 0 is out of range"),
         (["--enumerate", "13x4"], "--enumerate 13x4: 92,024,242,230,271,040,357,108,320,801"),
         (["--enumerate", "7x4"], "--enumerate 7x4: 66,475,579,247,327,250,000 deals do not fit"),
@@ -158,7 +175,7 @@ def test_deals_from_a_file_one_result_a_line(tmp_path: Path) -> None:
         (["--deals", "/no/such/file"], "--deals /no/such/file: cannot be read"),
         (
             ["--deals", "/dev/null", "--dask", "tcp://127.0.0.1:9"],
-            "--dask: is for --games and --enumerate runs, not --deals files",
+            "--dask: is for --rounds and --enumerate runs, not --deals files",
         ),
         (["--rules", '{"gather": "heap"}'], "gather: 'heap' is not allowed, must be one of"),
         (["--records", "0"], "argument --records: 0 is out of range, must be 1..1000"),

@@ -161,7 +161,7 @@ def test_the_tally_adds_up() -> None:
     """Wins and draws make the games; reasons make the games; the histogram holds every round;
     the classic table's limit shows as the longest round."""
     summary = simulate(PRESETS["classic"], 5000, seed=3).to_dict(2, histograms=True)
-    assert summary["games"] == 5000
+    assert summary["rounds"] == 5000
     assert sum(summary["wins"]) + summary["draws"] == 5000
     assert sum(summary["reasons"].values()) == 5000
     assert sum(summary["histograms"]["battles"]) == 5000

@@ -95,8 +95,8 @@ def test_every_kernel_family_a_page_reaches_is_prepared() -> None:
     table's own and the general one) are compiled in this process."""
     from cardwar.sim.kernels.chances import chances
     from cardwar.sim.kernels.classic import play_classic_parallel
-    from cardwar.sim.kernels.games import play_games_parallel
+    from cardwar.sim.kernels.random_rounds import play_rounds_parallel
 
     warm.prepare()
-    for kernel in (chances, play_classic_parallel, play_games_parallel):
+    for kernel in (chances, play_classic_parallel, play_rounds_parallel):
         assert kernel.signatures, kernel

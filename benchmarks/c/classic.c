@@ -1,10 +1,10 @@
 /* The classic table in one thread of C: the reference `benchmarks/enumerate.py` sets the
  * simulator beside, per core.
  *
- * The same job as `cardwar simulate --games N --seed S --workers 1` on the classic rules (two
+ * The same job as `cardwar simulate --rounds N --seed S --workers 1` on the classic rules (two
  * players, one card down, a player short of a war loses, a draw at 500 battles, the winner's
  * cards first): the same generator (splitmix64), the same seeding of each game and the same
- * shuffle and deal as the kernels (src/cardwar/sim/kernels/rng.py and games.py), so it plays
+ * shuffle and deal as the kernels (src/cardwar/sim/kernels/rng.py and random_rounds.py), so it plays
  * exactly the same rounds, and the same statistics (counters and histograms of battles and wars
  * a round). It prints them, so that the benchmark can check both did the same work.
  *

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 
 from cardwar.cli.round import play_round
-from cardwar.cli.shared import days, port, whole
+from cardwar.cli.shared import OldName, days, port, whole
 from cardwar.engine import MAX_SEED
 from cardwar.errors import CardwarError
 from cardwar.rules import PRESETS, describe_fields
@@ -118,13 +118,14 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="start the web game",
         description=textwrap.fill(
-            "Start the web game: you against the computer in your browser. Rounds, house rules "
-            "and scoreboards are kept in one SQLite file, readable by you only; nothing leaves "
-            "this machine. The server protects itself: it ends every round at a safety cap of "
-            f"battles, reads no body over {SERVER.max_body // 1024} KB, answers only to its own "
-            "addresses, limits how fast each browser deals new rounds, and removes rounds nobody "
-            "has touched for a while. SIGTERM or Ctrl+C stops it within 10 seconds, losing no "
-            "answered battle.",
+            "Start the web game in your browser: you against the computer, or people at one "
+            "device. It prepares the simulator before it answers (a first run compiles it). "
+            "Rounds, house rules and scoreboards are kept in one SQLite file, readable by you "
+            "only; nothing leaves this machine. The server protects itself: it ends every round "
+            f"at a safety cap of battles, reads no body over {SERVER.max_body // 1024} KB, "
+            "answers only to its own addresses, limits how fast each browser deals new rounds, "
+            "and removes rounds nobody has touched for a while. SIGTERM or Ctrl+C stops it "
+            "within 10 seconds, losing no answered battle.",
             width=79,
         ),
     )
@@ -189,12 +190,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--rules", metavar="JSON", help="rule fields that override the preset")
     sim.add_argument(
-        "--games",
+        "--rounds",
         type=whole(1, 10**12),
         default=100_000,
         metavar="N",
         help="rounds to play, each on its own random deal (default: 100000)",
     )
+    sim.add_argument(
+        "--games", dest="rounds", type=whole(1, 10**12), action=OldName, new="--rounds",
+        help=argparse.SUPPRESS,
+    )  # fmt: skip
     sim.add_argument(
         "--seed",
         type=whole(0, MAX_SEED),
@@ -289,7 +294,7 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
                 out,
                 preset=args.preset,
                 rules_json=args.rules,
-                games=args.games,
+                rounds=args.rounds,
                 seed=args.seed,
                 workers=args.workers,
                 as_json=args.json,

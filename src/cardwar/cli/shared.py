@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -74,15 +75,15 @@ def port(text: str) -> int:
 
 
 def rows_of_endings(
-    table: Table, summary: dict[str, Any], names: tuple[str, ...], games: int
+    table: Table, summary: dict[str, Any], names: tuple[str, ...], rounds: int
 ) -> None:
     """The rows of a run's outcomes, endings, battles and wars, as every table of results shows
-    them (`games` the rounds that ended)."""
+    them (`rounds` the rounds that ended)."""
 
     def share(n: int) -> str:
-        return f"{n:,} ({100 * n / games:.1f}%)" if games else "0"
+        return f"{n:,} ({100 * n / rounds:.1f}%)" if rounds else "0"
 
-    table.add_row("rounds", f"{games:,}")
+    table.add_row("rounds", f"{rounds:,}")
     for seat, name in enumerate(names):
         table.add_row(f"won by {name}", share(summary["wins"][seat]))
     table.add_row("drawn", share(summary["draws"]))
@@ -112,3 +113,23 @@ def record_line(number: int, record: dict[str, Any], rules: Rules, where: str) -
     if rules.gather == "shuffled":
         line += " (the same deal; with won cards shuffled, not the same round)"
     return line
+
+
+class OldName(argparse.Action):
+    """An option's old spelling (`--games` for `--rounds`): it does what the new one does, and
+    says on standard error that it is old. Hidden from `--help`."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, new: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.new = new
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        old, new = option_string, self.new
+        sys.stderr.write(f"cardwar: {old} is the old name of {new}: it works, but say {new} now\n")
+        setattr(namespace, self.dest, values)

@@ -37,7 +37,7 @@ def simulate_command(
     *,
     preset: str = "classic",
     rules_json: str | None = None,
-    games: int = 100_000,
+    rounds: int = 100_000,
     seed: int | None = None,
     workers: int | None = None,
     as_json: bool = False,
@@ -67,7 +67,7 @@ def simulate_command(
         for option, value in (("--dask", dask), ("--hands", hands_json), ("--records", records)):
             if value is not None:
                 raise RulesError(
-                    f"{option}: is for --games and --enumerate runs, not --deals files"
+                    f"{option}: is for --rounds and --enumerate runs, not --deals files"
                 )
         return play_deals_file(out, rules, deals_file, seed or 0, workers)
     if enumerating:
@@ -86,16 +86,16 @@ def simulate_command(
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     started = time.perf_counter()
-    with progress_bar(games, "Playing rounds") as advance:
+    with progress_bar(rounds, "Playing rounds") as advance:
         if dask is not None:
             from cardwar.sim.cluster import simulate_on_dask
 
             tally = simulate_on_dask(
-                dask, rules, games, seed, hands=hands, records=records or 0, progress=advance
+                dask, rules, rounds, seed, hands=hands, records=records or 0, progress=advance
             )
         else:
             tally = simulate(
-                rules, games, seed, workers=workers, progress=advance, hands=hands,
+                rules, rounds, seed, workers=workers, progress=advance, hands=hands,
                 records=records or 0,
             )  # fmt: skip
     seconds = time.perf_counter() - started
@@ -114,7 +114,7 @@ def simulate_command(
         print_line(out, json.dumps(summary))
     else:
         name = preset if rules.preset_name == preset else f"{preset} with house rules"
-        title = f"cardwar simulate · {name} · seed {seed} · {games:,} rounds"
+        title = f"cardwar simulate · {name} · seed {seed} · {rounds:,} rounds"
         if hands is not None:
             title += " · given hands"
         out.print(summary_table(summary, seat_names(rules.players), title))
@@ -141,7 +141,7 @@ def summary_table(summary: dict[str, Any], names: tuple[str, ...], title: str) -
     table = Table(title=title, show_header=False)
     table.add_column(style="bold")
     table.add_column(justify="right")
-    rows_of_endings(table, summary, names, summary["games"])
+    rows_of_endings(table, summary, names, summary["rounds"])
     table.add_row("seconds", f"{summary['seconds']:.2f}")
     speed = summary["battles_per_second"]
     table.add_row("battles a second", f"{speed:,}" if speed is not None else "-")

@@ -71,20 +71,20 @@ def _sharded(
 def simulate_on_dask(
     address: str,
     rules: Rules,
-    games: int,
+    rounds: int,
     seed: int,
     *,
     hands: Hands | None = None,
     records: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> Tally:
-    """`simulate(rules, games, seed, hands=hands, records=records)` played on the cluster at
+    """`simulate(rules, rounds, seed, hands=hands, records=records)` played on the cluster at
     `address`."""
     if hands is not None:
         hands.arrays(rules.players)  # refused here, before any shard goes out
     tally = Tally()
     _sharded(
-        address, games, _simulate_shard, (rules.to_dict(), seed, hands, records), tally.add,
+        address, rounds, _simulate_shard, (rules.to_dict(), seed, hands, records), tally.add,
         progress,
     )  # fmt: skip
     return tally

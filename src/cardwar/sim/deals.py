@@ -1,9 +1,9 @@
 """Explicit deals from a file of JSON lines, played on the fast simulator in bulk: the file's
 bytes are read, the deals played and the results written by the kernels of `kernels.lines`,
-a batch of lines at a time on every core, at a quarter to a third of a random run's pace (README
-"Speed": the JSON in and out is the rest). A
-line those kernels do not take is read here, as `cardwar.engine.parse_deal` reads a deal, and
-either played or refused, naming its line and its problem."""
+a batch of lines at a time on every core, at a quarter to a third of a random run's pace
+(benchmarks/README.md: the JSON in and out is the rest). A line those kernels do not take is
+read here, as `cardwar.engine.parse_deal` reads a deal, and either played or refused, naming
+its line and its problem."""
 
 from __future__ import annotations
 

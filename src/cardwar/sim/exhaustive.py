@@ -5,7 +5,7 @@ ranks (suits never matter), in lexicographic order, numbered from 0; a sequence 
 halves, top card first, the first player taking `n // 2` cards. A range of those numbers is a
 shard of the work: shards add up exactly, on threads, in batches or on a cluster.
 
-Which deals are played (README "What we found" says why each choice matters):
+Which deals are played (docs/findings.md says why each choice matters):
 
 - An even deck under rules that treat both seats alike plays a deal and its mirror (the halves
   swapped) once: the sequences whose first half does not come after the second, by ranks, as
@@ -37,7 +37,8 @@ from cardwar.errors import RulesError
 from cardwar.rules import Gather, Rules
 from cardwar.sim.kernels import every_deal as E
 from cardwar.sim.kernels.codes import REASONS, rules_array
-from cardwar.sim.kernels.games import (
+from cardwar.sim.kernels.packed import bits_for, fits
+from cardwar.sim.kernels.random_rounds import (
     BATTLE_BINS,
     COUNTERS,
     REC_BATTLES,
@@ -48,7 +49,6 @@ from cardwar.sim.kernels.games import (
     RECORD,
     WAR_BINS,
 )
-from cardwar.sim.kernels.packed import bits_for, fits
 from cardwar.sim.tally import Tally, longest
 
 MAX_SEQUENCES = 2**63 - 1  # the kernels count sequences in signed 64-bit integers
@@ -247,7 +247,7 @@ class Exhaustive:
     @property
     def deals(self) -> int:
         """Deals played (a mirror once, where it is the same game)."""
-        return self.ended.games + self.cycles
+        return self.ended.rounds + self.cycles
 
     def to_dict(self, *, histograms: bool = False) -> dict[str, Any]:
         """The figures as plain JSON values. Distinct loops are listed up to LISTED_LOOPS, those
@@ -263,7 +263,7 @@ class Exhaustive:
         )[:LISTED_LOOPS]
         out: dict[str, Any] = {
             "deck": str(deck),
-            "games": self.deals,  # as in every `cardwar simulate` answer
+            "rounds": self.deals,  # as in every `cardwar simulate` answer
             "deals": self.deals,
             "cycles": self.cycles,
             "distinct_cycle_count": len(loops),
@@ -282,7 +282,7 @@ class Exhaustive:
                 {"length": int(length), "loops": int(count), "deals": int(total)}
                 for length, count, total in zip(lengths, counts, deals, strict=True)
             ],
-            "ended": ended["games"],
+            "ended": ended["rounds"],
             "wins": ended["wins"],
             "draws": ended["draws"],
             "reasons": ended["reasons"],

@@ -26,7 +26,7 @@ from cardwar.sim.kernels.codes import (
     RESULT_SIZE,
     rules_array,
 )
-from cardwar.sim.kernels.games import (
+from cardwar.sim.kernels.random_rounds import (
     BATTLE_BINS,
     COUNTERS,
     REC_BATTLES,
@@ -36,8 +36,8 @@ from cardwar.sim.kernels.games import (
     REC_WINNER,
     RECORD,
     WAR_BINS,
-    deal_game,
-    play_games_parallel,
+    deal_round,
+    play_rounds_parallel,
 )
 from cardwar.sim.kernels.ring import pile
 from cardwar.sim.kernels.rng import seed_game
@@ -53,11 +53,11 @@ def workers_available() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def check_games(games: object) -> int:
-    """`games` if it is a whole number of rounds, 1 or more; RulesError naming it otherwise."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RulesError(f"games: must be a whole number 1 or more, not {games!r}")
-    return games
+def check_rounds(rounds: object) -> int:
+    """`rounds` if it is a whole number of rounds, 1 or more; RulesError naming it otherwise."""
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise RulesError(f"rounds: must be a whole number 1 or more, not {rounds!r}")
+    return rounds
 
 
 def check_workers(workers: object) -> int:
@@ -92,7 +92,7 @@ def on_the_common_table(rules: Rules) -> bool:
 
 def simulate(
     rules: Rules,
-    games: int,
+    rounds: int,
     seed: int,
     *,
     first: int = 0,
@@ -101,11 +101,11 @@ def simulate(
     hands: Hands | None = None,
     records: int = 0,
 ) -> Tally:
-    """Play rounds `first` .. `first + games - 1` of the run `seed` (each on a random deal of its
+    """Play rounds `first` .. `first + rounds - 1` of the run `seed` (each on a random deal of its
     own, from the simulator's generator, or on `hands` in fresh orders) and tally them, keeping
     the `records` longest. The same seed and rounds give the same tally on any machine, however
     many workers share the work."""
-    check_games(games)
+    check_rounds(rounds)
     check_seed(seed)
     check_records(records)
     if isinstance(first, bool) or not isinstance(first, int) or first < 0:
@@ -116,8 +116,8 @@ def simulate(
     hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays(rules.players)
     tally = Tally()
     done = 0
-    while done < games:
-        size = min(BATCH * workers, games - done)
+    while done < rounds:
+        size = min(BATCH * workers, rounds - done)
         counters = np.zeros((workers, COUNTERS), np.int64)
         battles = np.zeros((workers, BATTLE_BINS), np.int64)
         wars = np.zeros((workers, WAR_BINS), np.int64)
@@ -131,7 +131,7 @@ def simulate(
                 longs, kept,
             )  # fmt: skip
         else:
-            play_games_parallel(
+            play_rounds_parallel(
                 array, rules.cards_per_hand, seed, start, start + size, hand_cards, hand_sizes,
                 counters, battles, wars, longs, kept,
             )  # fmt: skip
@@ -148,7 +148,7 @@ def dealt_game(rules: Rules, seed: int, game: int, hands: Hands | None = None) -
     hand_cards, hand_sizes = no_hands() if hands is None else hands.arrays(rules.players)
     cards = np.zeros(52, np.int64)
     sizes = np.zeros(rules.players, np.int64)
-    deal_game(
+    deal_round(
         rules.players, rules.cards_per_hand, seed, game, hand_cards, hand_sizes, workspace(),
         np.zeros(52, np.int64), cards, sizes,
     )  # fmt: skip

@@ -3,8 +3,8 @@ run split over threads, batches or machines gives the same figures as one piece.
 
 Battles (and wars) a round are counted one by one in a histogram up to its size, and every
 round longer than that is kept by its exact length beside it, so the median and the 90th
-percentile are the true values however long the rounds (docs/rules.md and README "The fast
-simulator").
+percentile are the true values however long the rounds (docs/rules.md and
+docs/architecture.md, "The fast simulator").
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from cardwar.sim.kernels import games as K  # the layout of a run's counters
+from cardwar.sim.kernels import random_rounds as K  # the layout of a run's counters
 from cardwar.sim.kernels.codes import REASONS
 
 
@@ -30,8 +30,8 @@ class Tally:
     long_battles: Counter[int] = field(default_factory=Counter)
     long_wars: Counter[int] = field(default_factory=Counter)
     records: np.ndarray = field(default_factory=lambda: np.zeros((0, K.RECORD), np.int64))
-    """The longest rounds, one row each (`games.REC_*`), longest first, the earlier game first
-    among equals: however the work was split, the same rounds."""
+    """The longest rounds, one row each (`random_rounds.REC_*`), longest first, the earlier round
+    first among equals: however the work was split, the same rounds."""
     keep: int = 0
     """How many of the longest rounds to keep (`--records`): a merge keeps that many, however
     few each part found."""
@@ -76,7 +76,7 @@ class Tally:
                 self.long_wars.update(_counts(row[row.shape[0] - n_wars :]))
 
     @property
-    def games(self) -> int:
+    def rounds(self) -> int:
         """Rounds played."""
         return int(self.counters[K.C_GAMES])
 
@@ -86,24 +86,24 @@ class Tally:
         return int(self.counters[K.C_BATTLES])
 
     def to_dict(self, players: int, *, histograms: bool = False) -> dict[str, Any]:
-        """The figures as plain JSON values: games, wins per seat, draws, each reason, battles
+        """The figures as plain JSON values: rounds, wins per seat, draws, each reason, battles
         and wars a round (mean, median, p90, max, all exact); the histograms too if asked."""
-        games = self.games
+        rounds = self.rounds
         wins = [int(self.counters[K.C_WINS + seat]) for seat in range(players)]
         out: dict[str, Any] = {
-            "games": games,
+            "rounds": rounds,
             "wins": wins,
-            "draws": games - sum(wins),
+            "draws": rounds - sum(wins),
             "reasons": {
                 reason.value: int(self.counters[K.C_REASONS + i])
                 for i, reason in enumerate(REASONS)
             },
             "battles": _spread(
-                self.battles, self.long_battles, self.total_battles, games,
+                self.battles, self.long_battles, self.total_battles, rounds,
                 self.counters[K.C_MAX_BATTLES],
             ),
             "wars_per_round": _spread(
-                self.wars, self.long_wars, int(self.counters[K.C_WARS]), games,
+                self.wars, self.long_wars, int(self.counters[K.C_WARS]), rounds,
                 self.counters[K.C_MAX_WARS],
             ),
         }  # fmt: skip
@@ -156,18 +156,18 @@ def _counts(values: np.ndarray) -> dict[int, int]:
 
 
 def _spread(
-    hist: np.ndarray, longer: Counter[int], total: int, games: int, most: int
+    hist: np.ndarray, longer: Counter[int], total: int, rounds: int, most: int
 ) -> dict[str, Any]:
     """Mean, median, 90th percentile and maximum of the rounds in a histogram and, beyond its
     last bin, in `longer` by their exact values: every figure exact."""
-    if games == 0:
+    if rounds == 0:
         return {"mean": None, "median": None, "p90": None, "max": None}
     cumulative = np.cumsum(hist)
     inside = int(cumulative[-1])
     beyond = sorted(longer.items())
 
     def percentile(share: float) -> int:
-        wanted = share * games
+        wanted = share * rounds
         if wanted <= inside:
             return int(np.searchsorted(cumulative, wanted, side="left"))
         seen = inside
@@ -178,7 +178,7 @@ def _spread(
         raise AssertionError("the histogram and its longer rounds hold every round")
 
     return {
-        "mean": round(total / games, 3),
+        "mean": round(total / rounds, 3),
         "median": percentile(0.5),
         "p90": percentile(0.9),
         "max": int(most),

@@ -46,7 +46,7 @@ class RequestRoute(APIRoute):
     FastAPI still matches and documents it (the parameters and body go in `openapi_extra`), but
     skips its per-request dependency solving, which was half of a click's CPU. Side by side on
     this machine, with the paced load of `benchmarks/api.py`, it took a click's p99 from 10.6 ms
-    to 7.2 ms (README, "Speed"). Every route with a body is one, so that one parser reads every
+    to 7.2 ms (benchmarks/README.md). Every route with a body is one, so that one parser reads every
     body (`parse`), whatever it holds.
     """
 

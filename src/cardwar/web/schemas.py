@@ -475,7 +475,7 @@ class SimulationOut(BaseModel):
     rounds_asked: int
     stopped_by_time: bool = Field(description="true if the server stopped at its 2 seconds")
     seconds: float
-    games: int
+    rounds: int = Field(description="rounds played")
     wins: list[int]
     draws: int
     reasons: dict[str, int]

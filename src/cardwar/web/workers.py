@@ -67,12 +67,12 @@ def statistics(
     started = time.perf_counter()
     tally = Tally()
     stopped_by_time = False
-    while tally.games < rounds:
-        if tally.games and time.perf_counter() - started > seconds:
+    while tally.rounds < rounds:
+        if tally.rounds and time.perf_counter() - started > seconds:
             stopped_by_time = True
             break
-        size = min(batch, rounds - tally.games)
-        tally.add(simulate(chosen, size, seed, first=tally.games, workers=1))
+        size = min(batch, rounds - tally.rounds)
+        tally.add(simulate(chosen, size, seed, first=tally.rounds, workers=1))
     return {
         "rules": chosen.to_dict(),
         "seed": seed,

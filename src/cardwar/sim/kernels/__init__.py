@@ -12,7 +12,7 @@ reason, battles, wars and final piles round by round.
 - `plain`: the plain two-player battle, played in runs.
 - `loops`: Brent's loop watch.
 - `round`: a round played to its end, and where a loop began.
-- `games`, `sequences`, `chances`: the kernels the runs call (random rounds and their
+- `random_rounds`, `sequences`, `chances`: the kernels the runs call (random rounds and their
   statistics, every deal of a small deck and the loops' names, the chance to win).
 - `cache`: numba's cache for all of these, stamped with every source they are compiled from.
 """

@@ -3,12 +3,12 @@ player short of a war losing (the classic preset, Peace, the short deck, any car
 battle limit), each dealt, played and tallied with the generator, the piles and the round in
 registers and two small rings of bytes.
 
-It plays exactly the rounds `games.play_games` plays for those rules, card for card and figure
-for figure (`tests/test_simulator.py` holds the two to each other), only faster: the general
+It plays exactly the rounds `random_rounds.play_rounds` plays for those rules, card for card and
+figure for figure (`tests/test_simulator.py` holds the two to each other), only faster: the general
 kernels read the rules, the workspace's rings and the loop watch at every battle; here a
 battle with no tie is a few instructions, as in the one-thread C reference the benchmarks set
 beside it (`benchmarks/c/classic.c`). A round that could loop (no battle limit) or any other
-rule goes through `games` (`cardwar.sim.run.simulate` picks).
+rule goes through `random_rounds` (`cardwar.sim.run.simulate` picks).
 
 Written out by hand as one long loop on purpose, like `plain`: helpers that take arrays, inlined
 into a loop, cost numba's reference counts there.
@@ -35,7 +35,7 @@ from cardwar.sim.kernels.codes import (
     R_WAR_DOWN,
     RANKS,
 )
-from cardwar.sim.kernels.games import (
+from cardwar.sim.kernels.random_rounds import (
     BATTLE_BINS,
     C_BATTLES,
     C_GAMES,
@@ -67,8 +67,9 @@ def play_classic(
     rules: np.ndarray, hand: int, seed: int, first: int, last: int, counters: np.ndarray,
     battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray, records: np.ndarray,
 ) -> None:  # fmt: skip
-    """Play games `first` .. `last - 1` of the run `seed` under `rules` (two players, the
-    winner's cards first, `shortage: "lose"`, a battle limit), as `games.play_games` does."""
+    """Play rounds `first` .. `last - 1` of the run `seed` under `rules` (two players, the
+    winner's cards first, `shortage: "lose"`, a battle limit), as `random_rounds.play_rounds`
+    does."""
     need = rules[R_WAR_DOWN] + 1
     limit = rules[R_LIMIT]
     most_cards = rules[R_MOST_CARDS] != 0
@@ -79,7 +80,7 @@ def play_classic(
     ring = np.zeros(2 * RING, np.uint8)
     top = RANKS - 1
     for game in range(first, last):
-        # The deal: `rng.seed_game`, `games.random_deal`, with the generator in a register.
+        # The deal: `rng.seed_game`, `random_rounds.random_deal`, with the generator in a register.
         state = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game)
         state, _ = _random(state)
         state, _ = _random(state)
@@ -175,7 +176,7 @@ def play_classic(
                     winner = 0 if s0 > s1 else 1
                     reason = MOST_CARDS
                 break
-        # The round's figures, as `games.tally_round` adds them.
+        # The round's figures, as `random_rounds.tally_round` adds them.
         counters[C_GAMES] += 1
         counters[C_BATTLES] += battles
         counters[C_WARS] += wars
@@ -204,12 +205,12 @@ def play_classic_parallel(
     battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray, records: np.ndarray,
 ) -> None:  # fmt: skip
     """`play_classic` over as many slices as `counters` has rows, one slice per thread, each
-    game seeded by its number alone (as `games.play_games_parallel`)."""
+    game seeded by its number alone (as `random_rounds.play_rounds_parallel`)."""
     slices = counters.shape[0]
-    games = last - first
+    rounds = last - first
     for part in prange(slices):
-        lo = first + games * part // slices
-        hi = first + games * (part + 1) // slices
+        lo = first + rounds * part // slices
+        hi = first + rounds * (part + 1) // slices
         play_classic(
             rules, hand, seed, lo, hi, counters[part], battles_hist[part], wars_hist[part],
             longs[part], records[part],

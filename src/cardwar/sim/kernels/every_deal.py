@@ -3,10 +3,10 @@ the one before by stepping to the next distinct permutation, split into two halv
 player `n // 2` cards, top card first), tallied as they end, and each loop named once
 (`cardwar.sim.exhaustive` is the Python side and says which deals are played).
 
-A thread plays its range into its own rows: the counters and histograms of `games`, the rounds
-too long for them (`longs`), the loops it found by name (`loops`: name, length, deals, and the
-first deal that fell into it), the longest rounds (`records`) and the round with the most cards
-turned face up (`turned`). It stops early, leaving `ranks` at the next sequence to play, when
+A thread plays its range into its own rows: the counters and histograms of `random_rounds`, the
+rounds too long for them (`longs`), the loops it found by name (`loops`: name, length, deals, and
+the first deal that fell into it), the longest rounds (`records`) and the round with the most
+cards turned face up (`turned`). It stops early, leaving `ranks` at the next sequence to play, when
 its loop table is half full or `longs` could overflow, so the caller can empty them and call it
 again: exact, in bounded memory, however many loops there are.
 
@@ -35,12 +35,12 @@ from cardwar.sim.kernels.codes import (
     RES_WARS,
     RES_WINNER,
 )
-from cardwar.sim.kernels.games import (
+from cardwar.sim.kernels.packed import battle, first_repeat, loop_name, play
+from cardwar.sim.kernels.plain import advance
+from cardwar.sim.kernels.random_rounds import (
     keep_record,
     tally_result,
 )
-from cardwar.sim.kernels.packed import battle, first_repeat, loop_name, play
-from cardwar.sim.kernels.plain import advance
 from cardwar.sim.kernels.ring import deal, peek, size_of
 from cardwar.sim.kernels.round import first_repeat as ring_first_repeat
 from cardwar.sim.kernels.round import play_round

@@ -33,7 +33,7 @@ def below(ws: np.ndarray, n: int) -> int:
 
 @njit(cache=True)
 def seed_game(ws: np.ndarray, seed: int, game: int) -> None:
-    """Seed the generator of `ws` for game number `game` of a run: independent of how games
+    """Seed the generator of `ws` for round number `game` of a run: independent of how rounds
     are split up."""
     ws[RNG] = np.int64(np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game))
     next_random(ws)

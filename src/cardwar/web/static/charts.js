@@ -136,8 +136,8 @@ export function histogramSvg(counts, { title, unit }) {
 
 /** The Statistics view's words and shares for one simulation's result. */
 export function statsView(result, names) {
-  const games = result.games;
-  const share = (n) => (games === 0 ? 0 : n / games);
+  const rounds = result.rounds;
+  const share = (n) => (rounds === 0 ? 0 : n / rounds);
   const outcome = [
     ...names.map((name, seat) => ({ label: name === "You" ? "you won" : `${name} won`, share: share(result.wins[seat]), kind: seat === 0 ? "you" : `seat${seat}` })),
     { label: "drawn", share: share(result.draws), kind: "draw" },
@@ -147,7 +147,7 @@ export function statsView(result, names) {
     .map(([reason, count]) => `${ENDINGS[reason]} ${percent(share(count))}`);
   const b = result.battles;
   const w = result.wars_per_round;
-  const played = `${number(games)} rounds played in ${result.seconds.toFixed(1)} s` +
+  const played = `${number(rounds)} rounds played in ${result.seconds.toFixed(1)} s` +
     (result.stopped_by_time ? ` (the server stopped at its 2 seconds, before the ${number(result.rounds_asked)} asked)` : "") + ".";
   return {
     played,

@@ -165,7 +165,7 @@ function estimateDraws(rules, bestOf) {
           if (!(error instanceof ApiError)) throw error;
           return; // no estimate, no word: the choice stands either way
         }
-        house.draws.set(key, result.games === 0 ? 0 : result.draws / result.games);
+        house.draws.set(key, result.rounds === 0 ? 0 : result.draws / result.rounds);
       }
       if (asked === house.drawsAsked) showDraws(house.draws.get(key), rules, bestOf);
     });

@@ -42,7 +42,7 @@ def keep_record(
 ) -> None:
     """Keep the round among `records` (rows longest first, unused rows at -1 battles) if it is
     one of the longest: by battles, then the earlier game first, so the same rounds are kept
-    however the games are shared out."""
+    however the rounds are shared out."""
     last = records.shape[0] - 1
     if last < 0:
         return
@@ -139,7 +139,7 @@ def hands_deal(
 
 
 @njit(cache=True)
-def deal_game(
+def deal_round(
     players: int, hand: int, seed: int, game: int, hands: np.ndarray, hand_sizes: np.ndarray,
     ws: np.ndarray, deck: np.ndarray, cards: np.ndarray, sizes: np.ndarray,
 ) -> None:  # fmt: skip
@@ -153,13 +153,13 @@ def deal_game(
 
 
 @njit(cache=True)
-def play_games(
+def play_rounds(
     rules: np.ndarray, hand: int, seed: int, first: int, last: int,
     hands: np.ndarray, hand_sizes: np.ndarray,
     counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray,
     records: np.ndarray,
 ) -> None:  # fmt: skip
-    """Play games `first` .. `last - 1` of the run `seed`, each on its own deal, adding each
+    """Play rounds `first` .. `last - 1` of the run `seed`, each on its own deal, adding each
     round's result to the statistics (one row each, for this thread) and keeping the longest
     among `records`."""
     ws = workspace()
@@ -168,7 +168,7 @@ def play_games(
     cards = np.zeros(CARDS, np.int64)
     sizes = np.zeros(players, np.int64)
     for game in range(first, last):
-        deal_game(players, hand, seed, game, hands, hand_sizes, ws, deck, cards, sizes)
+        deal_round(players, hand, seed, game, hands, hand_sizes, ws, deck, cards, sizes)
         play_dealt(rules, cards, sizes, ws)
         tally_round(ws, counters, battles_hist, wars_hist, longs)
         keep_record(
@@ -178,20 +178,20 @@ def play_games(
 
 
 @njit(cache=True, parallel=True)
-def play_games_parallel(
+def play_rounds_parallel(
     rules: np.ndarray, hand: int, seed: int, first: int, last: int,
     hands: np.ndarray, hand_sizes: np.ndarray,
     counters: np.ndarray, battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray,
     records: np.ndarray,
 ) -> None:  # fmt: skip
-    """`play_games` over as many slices as `counters` has rows, one slice per thread. Each game
+    """`play_rounds` over as many slices as `counters` has rows, one slice per thread. Each game
     is seeded by its number alone, so the statistics are the same however many threads run."""
     slices = counters.shape[0]
-    games = last - first
+    rounds = last - first
     for part in prange(slices):
-        lo = first + games * part // slices
-        hi = first + games * (part + 1) // slices
-        play_games(
+        lo = first + rounds * part // slices
+        hi = first + rounds * (part + 1) // slices
+        play_rounds(
             rules, hand, seed, lo, hi, hands, hand_sizes, counters[part], battles_hist[part],
             wars_hist[part], longs[part], records[part],
         )  # fmt: skip
