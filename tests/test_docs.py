@@ -1,6 +1,8 @@
 """The docs hold to the code: docs/rules.md, `cardwar round --help` and the rules say the same
-things; docs/api.md names every route and status of the server's OpenAPI document; and every
-relative link in README.md and docs/*.md leads to a file and a heading that exist."""
+things; docs/api.md names every route and status of the server's OpenAPI document; README.md is
+a front door that links every other document; the longest game docs/findings.md links is the
+game it tells; and every relative link in README.md, docs/*.md and benchmarks/README.md leads to
+a file and a heading that exist."""
 
 from __future__ import annotations
 
@@ -27,7 +29,23 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = (ROOT / "docs" / "rules.md").read_text()
 API_MD = (ROOT / "docs" / "api.md").read_text()
 README = (ROOT / "README.md").read_text()
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FINDINGS = (ROOT / "docs" / "findings.md").read_text()
+DOCUMENTS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "benchmarks" / "README.md",
+]
+# What README's "Where to read next" links: every document of the project.
+READ_NEXT = [
+    "docs/rules.md",
+    "docs/api.md",
+    "docs/cli.md",
+    "docs/findings.md",
+    "docs/decisions.md",
+    "docs/architecture.md",
+    "docs/testing.md",
+    "benchmarks/README.md",
+]
 TAG = re.compile(r"<[^>]+>")
 
 
@@ -49,6 +67,23 @@ def test_the_readme_points_at_the_rules_and_the_api() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "](docs/rules.md" in readme
     assert "](docs/api.md" in readme
+
+
+def test_the_readme_is_a_front_door() -> None:
+    """README.md is short: what cardwar is comes first, before any set-up, then the two commands
+    as a block of their own; and it links every other document, each of which exists."""
+    lines = README.splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines"
+    pitch = README.split("\n\n")[1]
+    assert pitch.startswith("cardwar is the card game War") and "dev.py" not in pitch
+    assert README.index(pitch) < README.index("dev.py")
+    block = re.search(r"^```sh\n(.*?)^```", README, re.MULTILINE | re.DOTALL)
+    assert block, "README gives its commands in a shell block"
+    commands = [line.split("#")[0].strip() for line in block[1].splitlines()]
+    assert commands == ["python3 dev.py play", "python3 dev.py test"]
+    for document in READ_NEXT:
+        assert f"]({document})" in README, f"README does not link {document}"
+        assert (ROOT / document).exists(), document
 
 
 def test_the_presets_table_is_the_presets() -> None:
@@ -336,13 +371,14 @@ def test_the_examples_are_what_the_server_answers(make_client: ClientFactory) ->
         assert played["battles"] == [record], deal
 
 
-# -- README "What we found": the longest game, a link away -----------------------------------------
+# -- docs/findings.md: the longest game, a link away ----------------------------------------------
 
 
 def longest_game_link() -> tuple[dict[str, Any], str]:
-    """What README's "watch the longest game" link deals, decoded as the page's share.js reads
-    a `?deal=` token (JSON, base64url without padding), and the paragraph that tells it."""
-    paragraph = next(part for part in README.split("\n\n") if "Watch the longest game" in part)
+    """What the "watch the longest game" link of docs/findings.md deals, decoded as the page's
+    share.js reads a `?deal=` token (JSON, base64url without padding), and the paragraph that
+    tells it."""
+    paragraph = next(part for part in FINDINGS.split("\n\n") if "Watch the longest game" in part)
     token = re.search(r"\(http://127\.0\.0\.1:8000/\?deal=([A-Za-z0-9_-]+)\)", paragraph)
     assert token, "the paragraph links the game at the table"
     text = token.group(1)
@@ -350,10 +386,10 @@ def longest_game_link() -> tuple[dict[str, Any], str]:
     return data, paragraph
 
 
-def test_the_longest_game_link_plays_the_game_the_readme_tells() -> None:
+def test_the_longest_game_link_plays_the_game_the_findings_tell() -> None:
     """The link carries the traditional rules (as share.js writes them: the fields that differ
-    from classic), a seed and the deal; the engine plays it to the battles and wars README says,
-    and `cardwar simulate` finds it again with the command README gives."""
+    from classic), a seed and the deal; the engine plays it to the battles and wars
+    docs/findings.md says, and `cardwar simulate` finds it again with the command it gives."""
     again, paragraph = longest_game_link()
     assert set(again) == {"rules", "seed", "deal"}
     rules = Rules.from_dict(again["rules"])
