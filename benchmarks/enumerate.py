@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from cardwar import Rules
-from cardwar.sim.deals import play_deal_lines
-from cardwar.sim.exhaustive import SmallDeck, play_every_deal
-from cardwar.sim.run import dealt_game, simulate, workers_available
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.exact.driver import play_every_deal
+from cardwar.sim.runs.deals import play_deal_lines
+from cardwar.sim.runs.run import dealt_game, simulate, workers_available
 
 HERE = Path(__file__).resolve().parent
 CLASSIC = Rules.preset("classic")

@@ -26,7 +26,7 @@ import sys
 import time
 
 from cardwar import Round, Rules
-from cardwar.sim.run import simulate
+from cardwar.sim.runs.run import simulate
 
 CLASSIC = Rules.preset("classic")
 
@@ -53,7 +53,7 @@ def peak_memory(rounds: int) -> float:
     script = (
         "import resource, sys\n"
         "from cardwar import Rules\n"
-        "from cardwar.sim.run import simulate\n"
+        "from cardwar.sim.runs.run import simulate\n"
         f"simulate(Rules(), {rounds}, seed=2)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
@@ -70,7 +70,7 @@ def chance_ms(rounds: int) -> tuple[float, float]:
     import random
     import statistics
 
-    from cardwar.sim.chance import chance_to_win
+    from cardwar.sim.runs.chance import chance_to_win
 
     fast, slow = [], []
     for seed in range(rounds):

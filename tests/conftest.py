@@ -344,10 +344,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return  # an xdist worker: the controller has done it
     from cardwar.engine import Round
     from cardwar.rules import CLASSIC, Rules
-    from cardwar.sim.chance import chance_to_win
-    from cardwar.sim.deals import play_deal_lines
-    from cardwar.sim.exhaustive import SmallDeck, play_every_deal
-    from cardwar.sim.run import simulate
+    from cardwar.sim.exact.deck import SmallDeck
+    from cardwar.sim.exact.driver import play_every_deal
+    from cardwar.sim.runs.chance import chance_to_win
+    from cardwar.sim.runs.deals import play_deal_lines
+    from cardwar.sim.runs.run import simulate
 
     chance_to_win(Round(CLASSIC, seed=1), runs=1)
     simulate(CLASSIC, 10, 1, workers=1)

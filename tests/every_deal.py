@@ -1,5 +1,5 @@
-"""What the tests of the exhaustive enumerator share: every rank sequence of a small deck, made
-here independently of the kernels, and the check of the enumerator's game against the readable
+"""What the tests of the exact answers share: every rank sequence of a small deck, made
+here independently of the kernels, and the check of the exact game against the readable
 engine, deal by deal."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import numpy as np
 
 from cardwar import Reason, Round, Rules
 from cardwar.cards import RANK_SHIFT
-from cardwar.sim.exhaustive import SmallDeck, split_deal
+from cardwar.sim.exact.deck import SmallDeck, split_deal
+from cardwar.sim.exact.kernels.every_deal import play_each
+from cardwar.sim.exact.kernels.packed import bits_for
 from cardwar.sim.kernels.codes import REASONS, rules_array
-from cardwar.sim.kernels.every_deal import play_each
-from cardwar.sim.kernels.packed import bits_for
 
 
 def sequences(deck: SmallDeck) -> Iterator[list[int]]:
@@ -45,10 +45,10 @@ def rank_position(round_: Round) -> bytes:
 
 
 def check_against_engine(rules: Rules, deck: SmallDeck, *, packed: bool) -> Counter[str]:
-    """Play every sequence of `deck` on the enumerator's game (`packed` in registers, or on the
+    """Play every sequence of `deck` on the exact game (`packed` in registers, or on the
     rings) and on the readable engine, and assert they agree deal by deal: winner, reason,
     battles, wars and final piles by ranks for a deal that ends; for a deal that loops, that the
-    engine never ends, that its position by ranks first repeats at the battle the enumerator
+    engine never ends, that its position by ranks first repeats at the battle the exact game
     gives, `length` battles after it was first held. Returns how the deals ended."""
     rows = np.array(list(sequences(deck)), np.int64)
     out = np.zeros((len(rows), 6 + deck.cards), np.int64)

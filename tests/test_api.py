@@ -670,7 +670,7 @@ def test_simulations_give_the_figures_and_histograms(client: TestClient) -> None
     assert result["rules"]["players"] == 3 and result["rules"]["hand_size"] == 13
     assert result["rounds"] == 3000 == sum(result["histograms"]["battles"])
     assert result["stopped_by_time"] is False and result["rounds_asked"] == 3000
-    from cardwar.sim.run import simulate
+    from cardwar.sim.runs.run import simulate
 
     expected = simulate(
         Rules.from_dict({"players": 3}, base=Rules.preset("short")), 3000, seed=4

@@ -1,6 +1,6 @@
 """docs/architecture.md holds to the tree: it names every module of the package (every .py file
 under src/cardwar) and every ES module of the page, each as a path from `src/` such as
-`cardwar/sim/kernels/packed.py`, and names none that is not there. Every Python path it writes
+`cardwar/sim/exact/kernels/packed.py`, and names none that is not there. Every Python path it writes
 is in that one form, or a path of the repository's own (`tests/…`, `benchmarks/…`), so that a
 module cannot hide behind a shorter name."""
 

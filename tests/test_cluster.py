@@ -13,12 +13,13 @@ from rich.console import Console
 
 from cardwar import Rules
 from cardwar.cli import main
-from cardwar.sim.checkpoint import Checkpoint, Job
-from cardwar.sim.cluster import simulate_on_dask
-from cardwar.sim.enumeration import run_job
-from cardwar.sim.exhaustive import SmallDeck, play_every_deal
-from cardwar.sim.hands import Hands
-from cardwar.sim.run import simulate
+from cardwar.sim.exact.checkpoint import Checkpoint, Job
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.exact.driver import play_every_deal
+from cardwar.sim.exact.job import run_job
+from cardwar.sim.runs.cluster import simulate_on_dask
+from cardwar.sim.runs.hands import Hands
+from cardwar.sim.runs.run import simulate
 
 distributed = pytest.importorskip("distributed")
 

@@ -12,9 +12,11 @@ from cardwar import (
     Outcome,
     Reason,
     Round,
+    RoundError,
     RoundOverError,
     Rules,
     RulesError,
+    SeedError,
 )
 
 from helpers import codes, dealt, ended, piles
@@ -299,7 +301,7 @@ def test_play_after_the_end_is_refused() -> None:
 )
 def test_a_bad_cap_is_refused(cap: object, message: str) -> None:
     """A safety cap is a whole number of battles; the message quotes at most a short prefix."""
-    with pytest.raises(RulesError) as error:
+    with pytest.raises(RoundError) as error:
         Round(CLASSIC, cap=cap)  # type: ignore[arg-type]  # a bad value on purpose
     assert str(error.value) == message
 
@@ -365,7 +367,7 @@ def test_bad_deals_name_the_problem(deal: object, message: str) -> None:
 @pytest.mark.parametrize("seed", [-1, 2**63, 1.5, "7", True])
 def test_bad_seed_is_refused(seed: object) -> None:
     """A seed must be a whole number from 0 to 2**63-1; the message says so and quotes it."""
-    with pytest.raises(RulesError) as caught:
+    with pytest.raises(SeedError) as caught:
         Round(CLASSIC, seed=seed)  # type: ignore[arg-type]  # a bad value on purpose
     assert str(caught.value) == (
         f"seed: must be a whole number from 0 to 9223372036854775807, not {seed!r}"
@@ -450,6 +452,6 @@ def test_time_cannot_run_out_on_a_finished_round(
 
 def test_a_round_needs_a_rules_value() -> None:
     """Rules given as plain fields rather than a Rules value are refused with a message."""
-    with pytest.raises(RulesError) as caught:
+    with pytest.raises(RoundError) as caught:
         Round({"war_down": 3})  # type: ignore[arg-type]  # a bad value on purpose
     assert str(caught.value) == "rules: must be a Rules value"

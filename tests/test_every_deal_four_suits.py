@@ -1,4 +1,4 @@
-"""The exhaustive enumerator is a second implementation of the rules: on every deal of the
+"""The exact answers' kernels are a second implementation of the rules: on every deal of the
 four-suit decks 2x4 and 3x4 (two and three values) it agrees with the readable engine round by
 round, under every fixed return order, with 0, 1 and 2 cards face down and both shortage rules;
 positions compare by ranks, as the enumerator's do."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cardwar import Rules
-from cardwar.sim.exhaustive import SmallDeck
+from cardwar.sim.exact.deck import SmallDeck
 
 from every_deal import check_against_engine
 

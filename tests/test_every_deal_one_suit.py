@@ -1,4 +1,4 @@
-"""The exhaustive enumerator is a second implementation of the rules: on every deal of the
+"""The exact answers' kernels are a second implementation of the rules: on every deal of the
 one-suit decks 8x1 and 9x1 it agrees with the readable engine round by round. One suit means no
 tie, so the cards face down and the shortage rule never come into play, and the cards as they
 lie are the winner's first: `natural` is `winner_first` there (checked on the enumerator's own
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from cardwar import Rules
-from cardwar.sim.exhaustive import SmallDeck
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.exact.kernels.every_deal import play_each
+from cardwar.sim.exact.kernels.packed import bits_for
 from cardwar.sim.kernels.codes import rules_array
-from cardwar.sim.kernels.every_deal import play_each
-from cardwar.sim.kernels.packed import bits_for
 
 from every_deal import check_against_engine, sequences
 

@@ -99,3 +99,29 @@ def test_no_module_imports_itself_back() -> None:
 def test_a_cycle_is_found() -> None:
     """The cycle check notices one."""
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a -> b -> c -> a"]
+
+
+def feature(module: str) -> str:
+    """Which of the simulator's rooms a module of `cardwar.sim` is in: `runs` (random rounds),
+    `exact` (every deal of a small deck), or `shared` (the kernels, tally, errors and cluster
+    both stand on); `top` for the modules over both (`warm`)."""
+    parts = module.split(".")
+    if parts[2:3] in (["runs"], ["exact"]):
+        return parts[2]
+    return "top" if parts[2:3] == ["warm"] else "shared"
+
+
+def test_the_simulators_two_features_stand_on_shared_ground() -> None:
+    """`sim/runs` and `sim/exact` never import each other, and nothing they share (`sim/kernels`,
+    `sim/tally`, `sim/errors`, `sim/cluster`) imports either of them."""
+    allowed = {"runs": {"runs", "shared"}, "exact": {"exact", "shared"}, "shared": {"shared"},
+               "top": {"runs", "exact", "shared", "top"}}  # fmt: skip
+    sim = {m: names for m, names in imports().items() if m.startswith("cardwar.sim.")}
+    wrong = sorted(
+        f"{module} imports {name}"
+        for module, names in sim.items()
+        for name in names
+        if name.startswith("cardwar.sim.") and feature(name) not in allowed[feature(module)]
+    )
+    assert wrong == []
+    assert {feature(module) for module in sim} == {"runs", "exact", "shared", "top"}

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardwar import Round, Rules
-from cardwar.errors import RulesError
+from cardwar.errors import MatchError, MatchOverError
 from cardwar.match import Match, round_seed
 
 from conftest import ClientFactory
@@ -74,7 +74,7 @@ def test_a_match_needs_a_majority_and_draws_do_not_count() -> None:
     assert (match.score, match.draws, match.winner, match.leader) == ((1, 1), 1, None, None)
     match = match.add(1)
     assert (match.winner, match.over, match.leader) == (1, True, 1)
-    with pytest.raises(RulesError) as refused:
+    with pytest.raises(MatchOverError) as refused:
         match.add(0)
     assert str(refused.value) == "the match is over: seat 1 has won it"
     assert Match(5, 3, (2, 2, 0, 2)).winner == 2
@@ -93,7 +93,7 @@ def test_a_match_needs_a_majority_and_draws_do_not_count() -> None:
 )
 def test_a_match_that_cannot_be_is_refused(args: tuple[Any, ...], message: str) -> None:
     """Match values are checked, each problem named."""
-    with pytest.raises(RulesError) as refused:
+    with pytest.raises(MatchError) as refused:
         Match(*args)
     assert str(refused.value) == message
 

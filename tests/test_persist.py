@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from cardwar import DealError, Gather, Outcome, Reason, Round, Rules, RulesError
+from cardwar import Gather, HistoryError, Outcome, Reason, Round, Rules
 from cardwar.persist import from_history, history, rebuild, resume, round_json, snapshot
 
 from helpers import dealt, through_json
@@ -37,14 +37,14 @@ def test_rebuild_gives_the_identical_round(preset: str) -> None:
 )
 def test_rebuild_refuses_a_battle_count_that_is_not_a_count(battles: object, message: str) -> None:
     """Rebuilding takes a whole number of battles, never a negative, a bool or a string."""
-    with pytest.raises(RulesError) as error:
+    with pytest.raises(HistoryError) as error:
         rebuild(CLASSIC, seed=1, battles=battles)  # type: ignore[arg-type]  # a bad value on purpose
     assert str(error.value) == message
 
 
 def test_rebuild_refuses_more_battles_than_the_round_has() -> None:
     """Asking to rebuild past the end of a round is an error naming the battle count."""
-    with pytest.raises(RulesError) as caught:
+    with pytest.raises(HistoryError) as caught:
         rebuild(CLASSIC, deal=[["AS"], ["2H"]], battles=5)
     assert str(caught.value) == "battles: the round ended after 1, not 5"
 
@@ -145,7 +145,7 @@ def test_a_snapshot_whose_piles_do_not_hold_its_deal_is_refused(
     live.play(1)
     snap = through_json(snapshot(live))
     spoil(snap)
-    with pytest.raises(DealError) as caught:
+    with pytest.raises(HistoryError) as caught:
         resume(snap)
     assert str(caught.value) == "snapshot: its piles do not hold the cards of its deal"
 

@@ -13,7 +13,8 @@ from rich.console import Console
 
 from cardwar import Round, Rules
 from cardwar.cli import main
-from cardwar.sim.exhaustive import SmallDeck, play_every_deal
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.exact.driver import play_every_deal
 
 
 def run(*argv: str) -> tuple[int, str]:

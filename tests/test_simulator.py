@@ -14,19 +14,12 @@ import pytest
 from cardwar import DECK, PRESETS, Card, Reason, Round, Rules
 from cardwar.cards import INDEX, rank_of
 from cardwar.errors import DealError
-from cardwar.sim.hands import Hands
-from cardwar.sim.kernels.codes import (
-    CODES,
-    REASONS,
-    RES_BATTLES,
-    RES_LOOP,
-    RES_REASON,
-    rules_array,
-)
+from cardwar.sim.kernels.codes import CODES, REASONS, RES_BATTLES, RES_LOOP, RES_REASON, rules_array
 from cardwar.sim.kernels.ring import rank
 from cardwar.sim.kernels.round import play_dealt
 from cardwar.sim.kernels.workspace import RESULT, workspace
-from cardwar.sim.run import DealPlayer, dealt_game, simulate
+from cardwar.sim.runs.hands import Hands
+from cardwar.sim.runs.run import DealPlayer, dealt_game, simulate
 
 DETERMINISTIC = [name for name, rules in PRESETS.items() if rules.deterministic]
 

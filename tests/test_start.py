@@ -93,9 +93,9 @@ def test_serve_says_what_it_prepares_then_where_to_open_the_game() -> None:
 def test_every_kernel_family_a_page_reaches_is_prepared() -> None:
     """After `prepare`, the chance meter's kernel and both statistics kernels (the classic
     table's own and the general one) are compiled in this process."""
-    from cardwar.sim.kernels.chances import chances
-    from cardwar.sim.kernels.classic import play_classic_parallel
-    from cardwar.sim.kernels.random_rounds import play_rounds_parallel
+    from cardwar.sim.runs.kernels.chances import chances
+    from cardwar.sim.runs.kernels.classic import play_classic_parallel
+    from cardwar.sim.runs.kernels.random_rounds import play_rounds_parallel
 
     warm.prepare()
     for kernel in (chances, play_classic_parallel, play_rounds_parallel):

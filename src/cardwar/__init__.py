@@ -2,7 +2,18 @@
 
 from cardwar.cards import DECK, Card, Rank, Suit
 from cardwar.engine import Round
-from cardwar.errors import CardError, CardwarError, DealError, RoundOverError, RulesError
+from cardwar.errors import (
+    CardError,
+    CardwarError,
+    DealError,
+    HistoryError,
+    MatchError,
+    MatchOverError,
+    RoundError,
+    RoundOverError,
+    RulesError,
+    SeedError,
+)
 from cardwar.records import Battle, Outcome, Reason, Step
 from cardwar.rules import PRESETS, Gather, LimitOutcome, Rules, Shortage
 
@@ -15,14 +26,19 @@ __all__ = [
     "CardwarError",
     "DealError",
     "Gather",
+    "HistoryError",
     "LimitOutcome",
+    "MatchError",
+    "MatchOverError",
     "Outcome",
     "Rank",
     "Reason",
     "Round",
+    "RoundError",
     "RoundOverError",
     "Rules",
     "RulesError",
+    "SeedError",
     "Shortage",
     "Step",
     "Suit",

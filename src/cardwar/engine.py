@@ -13,7 +13,16 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 
 from cardwar.cards import DECK, INDEX, Card
-from cardwar.errors import CardError, DealError, RoundOverError, RulesError, quote
+from cardwar.errors import (
+    CardError,
+    DealError,
+    HistoryError,
+    RoundError,
+    RoundOverError,
+    RulesError,
+    SeedError,
+    quote,
+)
 from cardwar.loops import LoopWatch
 from cardwar.records import Battle, Outcome, Progress, Reason, Step
 from cardwar.rules import Gather, LimitOutcome, Rules, Shortage
@@ -23,9 +32,9 @@ _tuple_new = tuple.__new__
 
 
 def check_seed(seed: object) -> int:
-    """The seed if it is a whole number in 0..2**63-1; raises RulesError naming it otherwise."""
+    """The seed if it is a whole number in 0..2**63-1; raises SeedError naming it otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise RulesError(f"seed: must be a whole number from 0 to {MAX_SEED}, not {quote(seed)}")
+        raise SeedError(f"seed: must be a whole number from 0 to {MAX_SEED}, not {quote(seed)}")
     return seed
 
 
@@ -83,9 +92,9 @@ class Round:
         `watch_loops=False` a round that could loop for ever is not watched (a loop watch's own
         scouts, which are watched from outside)."""
         if not isinstance(rules, Rules):
-            raise RulesError("rules: must be a Rules value")
+            raise RoundError("rules: must be a Rules value")
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-            raise RulesError(f"cap: must be a whole number 1 or more, not {quote(cap)}")
+            raise RoundError(f"cap: must be a whole number 1 or more, not {quote(cap)}")
         self.rules = rules
         self.seed = check_seed(seed)
         self.cap = cap
@@ -392,11 +401,11 @@ class Round:
 
     def restore(self, progress: Progress) -> None:
         """Put the round where `progress` says, exactly, without playing a battle; refused
-        (DealError, changing nothing) unless its piles and table hold the cards of the deal."""
+        (HistoryError, changing nothing) unless its piles and table hold the cards of the deal."""
         piles, table = progress.piles, progress.table
         held = sorted(card for pile in [*piles, table] for card in pile)
         if len(piles) != self.rules.players or held != sorted(sum(self._deal, ())):
-            raise DealError("snapshot: its piles do not hold the cards of its deal")
+            raise HistoryError("snapshot: its piles do not hold the cards of its deal")
         self._piles = [deque(pile) for pile in piles]
         self._table = list(table)
         self.battles, self.wars, self.time_up = progress.battles, progress.wars, progress.time_up

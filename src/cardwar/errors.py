@@ -19,8 +19,30 @@ class DealError(CardwarError):
     """An explicit deal that cannot be played: wrong pile count, a card twice, an empty pile."""
 
 
+class SeedError(CardwarError):
+    """A seed that is not a whole number from 0 to 2**63-1."""
+
+
+class RoundError(CardwarError):
+    """A round asked for with values it cannot have: rules that are not a Rules value, a safety
+    cap below one battle."""
+
+
+class HistoryError(CardwarError):
+    """A stored round that does not fit its deal: a battle count it never reached, a snapshot
+    whose piles do not hold the deal's cards."""
+
+
 class RoundOverError(CardwarError):
     """A battle asked of a round that has already ended."""
+
+
+class MatchError(CardwarError):
+    """A match that cannot be: a length other than 1, 3 or 5, a seat that is not at its table."""
+
+
+class MatchOverError(MatchError):
+    """A round added to a match that a seat has already won."""
 
 
 def quote(value: object, limit: int = 40) -> str:

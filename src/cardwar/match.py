@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardwar.errors import RulesError, quote
+from cardwar.errors import MatchError, MatchOverError, quote
 
 BEST_OF = (1, 3, 5)
 PAGE_SEEDS = 2**53
@@ -25,9 +25,9 @@ def round_seed(match_seed: int, index: int) -> int:
 
 
 def check_best_of(best_of: object) -> int:
-    """`best_of` if it is 1, 3 or 5; RulesError naming it otherwise."""
+    """`best_of` if it is 1, 3 or 5; MatchError naming it otherwise."""
     if isinstance(best_of, bool) or best_of not in BEST_OF:
-        raise RulesError(f"best_of: must be 1, 3 or 5, not {quote(best_of)}")
+        raise MatchError(f"best_of: must be 1, 3 or 5, not {quote(best_of)}")
     assert isinstance(best_of, int)
     return best_of
 
@@ -47,13 +47,13 @@ class Match:
     def __post_init__(self) -> None:
         check_best_of(self.best_of)
         if not 2 <= self.players <= 4:
-            raise RulesError(f"players: {self.players} is out of range, must be 2..4")
+            raise MatchError(f"players: {self.players} is out of range, must be 2..4")
         for winner in self.winners:
             if winner is not None and not 0 <= winner < self.players:
-                raise RulesError(f"winners: seat {winner} is not at a table of {self.players}")
+                raise MatchError(f"winners: seat {winner} is not at a table of {self.players}")
         decided = [i for i, _ in enumerate(self.winners) if self._winner_after(i + 1) is not None]
         if decided and decided[0] < len(self.winners) - 1:
-            raise RulesError("winners: the match was decided before its last round")
+            raise MatchError("winners: the match was decided before its last round")
 
     @property
     def needed(self) -> int:
@@ -91,7 +91,7 @@ class Match:
     def add(self, winner: int | None) -> Match:
         """The match after one more round; refused once the match is over."""
         if self.over:
-            raise RulesError(f"the match is over: seat {self.winner} has won it")
+            raise MatchOverError(f"the match is over: seat {self.winner} has won it")
         return Match(self.best_of, self.players, (*self.winners, winner))
 
     def _winner_after(self, rounds: int) -> int | None:

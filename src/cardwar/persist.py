@@ -15,7 +15,7 @@ from typing import Any
 
 from cardwar.cards import Card
 from cardwar.engine import Round
-from cardwar.errors import RulesError, quote
+from cardwar.errors import HistoryError, quote
 from cardwar.loops import LoopWatch
 from cardwar.records import Battle, Outcome, Progress
 from cardwar.rules import Rules
@@ -32,11 +32,11 @@ def rebuild(
 ) -> Round:
     """The exact round that `battles` battles (and a clock that ran out) make of this deal."""
     if isinstance(battles, bool) or not isinstance(battles, int) or battles < 0:
-        raise RulesError(f"battles: must be a whole number 0 or more, not {quote(battles)}")
+        raise HistoryError(f"battles: must be a whole number 0 or more, not {quote(battles)}")
     round_ = Round(rules, seed=seed, deal=deal, cap=cap)
     played = round_.play(battles)
     if len(played) < battles:
-        raise RulesError(f"battles: the round ended after {len(played)}, not {battles}")
+        raise HistoryError(f"battles: the round ended after {len(played)}, not {battles}")
     if time_up:
         round_.call_time()
     return round_

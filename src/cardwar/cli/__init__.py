@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 
 from cardwar.cli.round import play_round
-from cardwar.cli.shared import OldName, days, port, whole
+from cardwar.cli.shared import OldName, days, flagged, port, whole
 from cardwar.engine import MAX_SEED
 from cardwar.errors import CardwarError
 from cardwar.rules import PRESETS, describe_fields
@@ -317,6 +317,6 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
                 as_json=args.json,
             )
     except CardwarError as error:
-        sys.stderr.write(f"cardwar: error: {error}\n")
+        sys.stderr.write(f"cardwar: error: {flagged(error)}\n")
         return 2
     raise AssertionError(f"unhandled command {args.command!r}")  # argparse allows no other

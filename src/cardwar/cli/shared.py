@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -12,16 +13,43 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from cardwar.errors import RulesError
+from cardwar.errors import CardwarError
 from cardwar.rules import Rules
+
+# The flag of each field a library error may open its message with.
+FLAGS = {
+    "hands": "--hands",
+    "records": "--records",
+    "deck": "--enumerate",
+    "dask": "--dask",
+    "checkpoint": "--checkpoint",
+    "deals": "--deals",
+    "rounds": "--rounds",
+    "workers": "--workers",
+    "every_sequence": "--every-sequence",
+}
+
+
+class OptionError(CardwarError):
+    """Options of a command that do not go together, or an option's value it cannot read."""
+
+
+def flagged(error: CardwarError) -> str:
+    """The error's message for the command line: a field it opens with named by its flag
+    (`hands: ...` is `--hands: ...`)."""
+    message = str(error)
+    field = re.match(r"[a-z_]+", message)
+    if field is not None and field[0] in FLAGS and message[field.end() :][:1] in (":", " "):
+        return FLAGS[field[0]] + message[field.end() :]
+    return message
 
 
 def load_json(option: str, text: str) -> Any:
-    """The JSON value of an option; a RulesError naming the option if it is not JSON."""
+    """The JSON value of an option; an OptionError naming the option if it is not JSON."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RulesError(
+        raise OptionError(
             f"{option}: not valid JSON ({error.msg} at character {error.pos})"
         ) from None
 

@@ -1,6 +1,6 @@
 """`cardwar simulate`: the command line's adapter for the fast simulator (parsing is in
 `cardwar.cli`; the work is in `sim.run` and `sim.cluster`; this prints). `--enumerate` is
-`cli.enumerate`; `--deals` is `play_deals_file` below, over `sim.deals`."""
+`cli.exact`; `--deals` is `play_deals_file` below, over `sim.runs.deals`."""
 
 from __future__ import annotations
 
@@ -13,16 +13,22 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from cardwar.cli.enumerate import enumerate_command
+from cardwar.cli.exact import exact_command
 from cardwar.cli.progress import progress_bar
-from cardwar.cli.shared import chosen_rules, load_json, print_line, record_line, rows_of_endings
+from cardwar.cli.shared import (
+    OptionError,
+    chosen_rules,
+    load_json,
+    print_line,
+    record_line,
+    rows_of_endings,
+)
 from cardwar.engine import MAX_SEED
-from cardwar.errors import RulesError
 from cardwar.rules import Rules
-from cardwar.sim.deals import play_deal_lines
-from cardwar.sim.exhaustive import SmallDeck
-from cardwar.sim.hands import Hands
-from cardwar.sim.run import (
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.runs.deals import play_deal_lines
+from cardwar.sim.runs.hands import Hands
+from cardwar.sim.runs.run import (
     check_records,
     check_workers,
     records_of,
@@ -62,21 +68,23 @@ def simulate_command(
         ("--every-sequence", every_sequence),
     ):
         if given and not enumerating:
-            raise RulesError(f"{option}: belongs with --enumerate")
+            raise OptionError(f"{option}: belongs with --enumerate")
     if deals_file is not None:
         for option, value in (("--dask", dask), ("--hands", hands_json), ("--records", records)):
             if value is not None:
-                raise RulesError(
+                raise OptionError(
                     f"{option}: is for --rounds and --enumerate runs, not --deals files"
                 )
         return play_deals_file(out, rules, deals_file, seed or 0, workers)
     if enumerating:
         if hands_json is not None:
-            raise RulesError("--hands: deals the given hands at random; --enumerate deals them all")
+            raise OptionError(
+                "--hands: deals the given hands at random; --enumerate deals them all"
+            )
         deck = SmallDeck.parse(enumerate_deck or "")
         if rules_json is None or "battle_limit" not in load_json("--rules", rules_json):
             rules = Rules.from_dict({"battle_limit": None}, base=rules)  # so loops show
-        return enumerate_command(
+        return exact_command(
             out, rules, deck, as_json=as_json, dask=dask, workers=workers, sequences=sequences,
             every_sequence=every_sequence, records=records, checkpoint=checkpoint,
         )  # fmt: skip
@@ -88,7 +96,7 @@ def simulate_command(
     started = time.perf_counter()
     with progress_bar(rounds, "Playing rounds") as advance:
         if dask is not None:
-            from cardwar.sim.cluster import simulate_on_dask
+            from cardwar.sim.runs.cluster import simulate_on_dask
 
             tally = simulate_on_dask(
                 dask, rules, rounds, seed, hands=hands, records=records or 0, progress=advance
@@ -130,7 +138,7 @@ def play_deals_file(out: Console, rules: Rules, path: Path, seed: int, workers: 
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise RulesError(f"--deals {path}: cannot be read ({error.strerror})") from None
+        raise OptionError(f"--deals {path}: cannot be read ({error.strerror})") from None
     play_deal_lines(rules, data, out.file.write, seed=seed, workers=workers)
     out.file.flush()
     return 0

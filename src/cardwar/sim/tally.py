@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from cardwar.sim.kernels import random_rounds as K  # the layout of a run's counters
+from cardwar.sim.kernels import tally as K  # the layout of a run's counters
 from cardwar.sim.kernels.codes import REASONS
 
 

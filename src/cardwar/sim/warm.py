@@ -19,19 +19,19 @@ FIRST_RUN_S = 20
 
 
 def _chance() -> None:
-    from cardwar.sim.chance import chance_to_win
+    from cardwar.sim.runs.chance import chance_to_win
 
     chance_to_win(Round(CLASSIC, seed=1), runs=1)
 
 
 def _classic_statistics() -> None:
-    from cardwar.sim.run import simulate
+    from cardwar.sim.runs.run import simulate
 
     simulate(CLASSIC, 10, 1, workers=1)
 
 
 def _other_statistics() -> None:
-    from cardwar.sim.run import simulate
+    from cardwar.sim.runs.run import simulate
 
     # Table order with no limit loops: the general kernel and its loop watch.
     simulate(Rules(gather=Gather.TABLE, battle_limit=None), 10, 1, workers=1)

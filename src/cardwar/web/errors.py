@@ -15,7 +15,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from cardwar.errors import CardwarError, RoundOverError
+from cardwar.errors import CardwarError, MatchOverError, RoundOverError
 
 
 def id_words(key: str) -> str:
@@ -49,8 +49,8 @@ class MatchNotYours(PermissionError):
     """Only the browser that started a match deals its rounds."""
 
 
-class MatchOver(RoundOverError):
-    """A round asked of a match that is over, or whose round is still being played."""
+class MatchRoundInPlay(CardwarError):
+    """A match's next round asked while its round is still being played (answered 409)."""
 
 
 class BadBody(CardwarError):
@@ -115,11 +115,13 @@ class Answer:
 
 
 # An error is answered by the entry of its nearest class here (Starlette walks its MRO): a
-# `MatchOver` is a `RoundOverError` (409), which is a `CardwarError` (422 for any other).
+# `RoundOverError` is a `CardwarError` (422 for any other), answered 409.
 ANSWERS: dict[type[Exception], Answer] = {
     RequestValidationError: Answer(422),
     CardwarError: Answer(422),
     RoundOverError: Answer(409),
+    MatchOverError: Answer(409),
+    MatchRoundInPlay: Answer(409),
     RoundNotFound: Answer(404),
     MatchNotFound: Answer(404),
     BattleNotFound: Answer(404),

@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardwar.engine import check_seed
+from cardwar.errors import MatchOverError
 from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
 from cardwar.rules import Rules
-from cardwar.web.errors import MatchNotFound, MatchNotYours, MatchOver
+from cardwar.web.errors import MatchNotFound, MatchNotYours, MatchRoundInPlay
 from cardwar.web.rounds import Rounds
 from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.store import MatchRow, Store
@@ -66,9 +67,9 @@ class Matches:
             )
         match = Match.of(row.best_of, row.rules["players"], row.winners)
         if match.over:
-            raise MatchOver(f"match {match_id} is over: seat {match.winner} won it")
+            raise MatchOverError(f"match {match_id} is over: seat {match.winner} won it")
         if len(row.rounds) > len(row.winners):
-            raise MatchOver(
+            raise MatchRoundInPlay(
                 f"match {match_id}: round {row.rounds[-1]} is still being played; finish it "
                 "before dealing the next"
             )

@@ -191,7 +191,10 @@ class Rounds:
         over), with what each seat holds of the best cards. Call it from a thread: the
         estimate takes a few milliseconds, GIL released, and is made on a copy, so the round
         is free for clicks meanwhile."""
-        from cardwar.sim.chance import chance_to_win, settled  # `cardwar serve` loaded it at start
+        from cardwar.sim.runs.chance import (  # `cardwar serve` loaded it at start
+            chance_to_win,
+            settled,
+        )
 
         with self._holding(round_id, wait=True):
             round_ = self._current(round_id)[0].round

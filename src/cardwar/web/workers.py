@@ -60,7 +60,7 @@ def statistics(
 ) -> dict[str, Any]:
     """Play up to `rounds` random rounds on the fast simulator, `batch` at a time, stopping
     after `seconds`, and return their figures with histograms."""
-    from cardwar.sim.run import simulate  # loaded in the worker process only
+    from cardwar.sim.runs.run import simulate  # loaded in the worker process only
     from cardwar.sim.tally import Tally
 
     chosen = Rules.from_dict(rules)

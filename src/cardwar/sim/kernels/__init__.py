@@ -12,9 +12,11 @@ reason, battles, wars and final piles round by round.
 - `plain`: the plain two-player battle, played in runs.
 - `loops`: Brent's loop watch.
 - `round`: a round played to its end, and where a loop began.
-- `random_rounds`, `sequences`, `chances`: the kernels the runs call (random rounds and their
-  statistics, every deal of a small deck and the loops' names, the chance to win).
-- `cache`: numba's cache for all of these, stamped with every source they are compiled from.
+- `tally`: a run's counters, histograms and records, and the one tally of an ended round.
+- `cache`: numba's cache for all the kernels, stamped with every source they are compiled from.
+
+The kernels of random rounds are in `cardwar.sim.runs.kernels`, those of exact answers in
+`cardwar.sim.exact.kernels`; both build on these.
 """
 
 from cardwar.sim.kernels import cache

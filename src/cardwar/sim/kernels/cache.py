@@ -2,9 +2,10 @@
 
 Numba keys a cached function on its own file alone: a kernel that inlines a helper from another
 module, or bakes in a constant taken from the core, would be loaded from the cache unchanged
-after that helper or constant changed. Every function of this package is stamped instead with
-the source of every module here and of the core modules the kernels take constants from, so a
-change to any of them compiles the kernels afresh. The cache stays where numba puts it
+after that helper or constant changed. Every function of the kernel packages (this one,
+`runs/kernels` and `exact/kernels`) is stamped instead with the source of every kernel module and
+of the core modules the kernels take constants from, so a change to any of them compiles the
+kernels afresh. The cache stays where numba puts it
 (`__pycache__`, or `NUMBA_CACHE_DIR`); only its freshness test is wider.
 """
 
@@ -19,10 +20,12 @@ from numba.core import caching
 
 import cardwar
 
-HERE = Path(__file__).resolve().parent
+SIM = Path(__file__).resolve().parent.parent
 CORE = Path(cardwar.__file__).resolve().parent
+# Every kernel module: the shared ones here, and those of runs/ and exact/, each in a `kernels`.
+KERNELS = sorted(path for path in SIM.rglob("*.py") if path.parent.name == "kernels")
 # cards: the card index and RANK_SHIFT; records: Reason's order; rules: the enums and MAX_PLAYERS.
-SOURCES = (*sorted(HERE.glob("*.py")), CORE / "cards.py", CORE / "records.py", CORE / "rules.py")
+SOURCES = (*KERNELS, CORE / "cards.py", CORE / "records.py", CORE / "rules.py")
 
 # Numba 0.60 names these with a leading underscore; newer releases without.
 _Impl: Any = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]  # numba does not type its caching module
@@ -33,7 +36,7 @@ def stamp() -> str:
     """A digest of every source the kernels are compiled from."""
     digest = hashlib.sha256()
     for path in SOURCES:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(path.relative_to(CORE).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -58,7 +61,8 @@ class _Locator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func: Any, py_file: str) -> _Locator | None:
-        if Path(py_file).resolve().parent != HERE:
+        where = Path(py_file).resolve().parent
+        if where.name != "kernels" or SIM not in where.parents:
             return None
         for other in _Impl._locator_classes:
             if other is not cls:

@@ -22,14 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardwar.sim.kernels.ring import (
-    keep_position,
-    peek,
-    same_position,
-    set_ends,
-    size_of,
-    slot,
-)
+from cardwar.sim.kernels.ring import keep_position, peek, same_position, set_ends, size_of, slot
 from cardwar.sim.kernels.workspace import (
     CHECK,
     CHECK_EVERY,

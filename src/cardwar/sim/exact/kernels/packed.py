@@ -1,5 +1,5 @@
-"""A two-player round on ranks alone, each pile packed in one 64-bit word: the exhaustive
-enumerator's game (`every_deal`), played in registers.
+"""A two-player round on ranks alone, each pile packed in one 64-bit word: the exact
+game (`every_deal`), played in registers.
 
 Suits never decide a battle, so on a small deck a position is its ranks. A card is its rank + 1
 (never 0) in `bits` bits, a pile is its cards from the top in the low bits up, so taking the

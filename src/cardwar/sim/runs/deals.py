@@ -17,8 +17,9 @@ from cardwar.cards import INDEX
 from cardwar.engine import check_seed, parse_deal
 from cardwar.errors import CardwarError, DealError
 from cardwar.rules import Rules
-from cardwar.sim.kernels import lines as L
+from cardwar.sim.errors import DealsFileError
 from cardwar.sim.kernels.codes import REASONS, rules_array
+from cardwar.sim.runs.kernels import lines as L
 
 LINES = 1 << 15  # lines in a batch
 
@@ -37,7 +38,7 @@ def play_deal_lines(
 ) -> int:  # fmt: skip
     """Play every deal of `data` (one JSON deal a line, one pile per seat, top card first) and
     `write` one JSON result a line for each, in order; returns the battles played. A line that
-    is not a deal for these rules raises DealError naming it, after the results before it."""
+    is not a deal for these rules raises DealsFileError naming it, after the results before it."""
     check_seed(seed)
     array = rules_array(rules)
     workers = workers or int(numba.get_num_threads())
@@ -62,13 +63,13 @@ def play_deal_lines(
             array, buf, lo, hi, seed, first, reasons, lengths, kinds, deals, out, sizes,
             battles, min(workers, count),
         )  # fmt: skip
-        failed: DealError | None = None
+        failed: DealsFileError | None = None
         for at in np.flatnonzero(kinds == L.OTHER):
             number = first + int(at) + 1
             try:
                 row = _read(bytes(data[lo[at] : hi[at]]), rules.players)
             except CardwarError as error:
-                failed = DealError(f"--deals line {number}: {error}")
+                failed = DealsFileError(f"deals line {number}: {error}")
                 kinds[at:] = L.BLANK  # nothing from here on is written
                 break
             deals[at] = row

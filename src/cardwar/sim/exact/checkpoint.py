@@ -1,4 +1,4 @@
-"""A long exhaustive run's checkpoint: which ranges of sequences are done and exactly what they
+"""A long exact run's checkpoint: which ranges of sequences are done and exactly what they
 came to, in a JSON file, so that a run stopped (Ctrl+C, a crash, a machine switched off) picks
 up where it stopped, on this machine or on a cluster, and ends with the figures of one run.
 
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardwar.errors import RulesError
 from cardwar.rules import Rules
-from cardwar.sim.exhaustive import Exhaustive, SmallDeck
+from cardwar.sim.errors import CheckpointError
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.exact.results import ExactResults
 
 KIND = "cardwar simulate --enumerate checkpoint"
 
@@ -57,49 +58,49 @@ class Checkpoint:
     job: Job
     path: Path | None = None
     done: list[list[int]] = field(default_factory=list)
-    found: Exhaustive | None = None
+    found: ExactResults | None = None
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
         if self.found is None:
-            self.found = Exhaustive(self.job.deck)
+            self.found = ExactResults(self.job.deck)
 
     @classmethod
     def open(cls, job: Job, path: Path | None) -> Checkpoint:
-        """The checkpoint at `path` if there is one (refused, RulesError naming the difference,
+        """The checkpoint at `path` if there is one (refused, CheckpointError naming the difference,
         if it was written for another job), else a fresh one that will be kept there."""
         if path is None or not path.exists():
             fresh = cls(job, path)
             fresh.save()  # a path that cannot be written is refused now, before any work
             return fresh
-        where = f"--checkpoint {path}"
+        where = f"checkpoint {path}"
         try:
             data = json.loads(path.read_text())
             kind, written = data["kind"], data["job"]
         except (OSError, ValueError, KeyError, TypeError) as error:
-            raise RulesError(f"{where}: not a checkpoint of this command ({error})") from None
+            raise CheckpointError(f"{where}: not a checkpoint of this command ({error})") from None
         if kind != KIND:
-            raise RulesError(f"{where}: not a checkpoint of this command")
+            raise CheckpointError(f"{where}: not a checkpoint of this command")
         mine = job.to_dict()
         for key, label in (
             ("deck", "deck"),
             ("rules", "rules"),
             ("sequences", "sequences"),
-            ("every_sequence", "--every-sequence"),
-            ("records", "--records"),
+            ("every_sequence", "every sequence"),
+            ("records", "records"),
         ):
             if written.get(key) != mine[key]:
                 differs = _differs(written.get(key), mine[key])
-                raise RulesError(
+                raise CheckpointError(
                     f"{where}: written for another {label} ({differs}); use another file for "
                     "this run, or run the job it was written for"
                 )
         try:
-            found = Exhaustive.from_state(job.deck, data["found"])
+            found = ExactResults.from_state(job.deck, data["found"])
             done = [[int(lo), int(hi)] for lo, hi in data["done"]]
             seconds = float(data["seconds"])
         except (ValueError, KeyError, TypeError) as error:  # binascii.Error is a ValueError
-            raise RulesError(f"{where}: damaged, it cannot be read ({error!r})") from None
+            raise CheckpointError(f"{where}: damaged, it cannot be read ({error!r})") from None
         return cls(job, path, done, found, seconds)
 
     @property
@@ -123,7 +124,7 @@ class Checkpoint:
             left.append((at, self.job.stop))
         return left
 
-    def finish(self, spans: list[tuple[int, int]], found: Exhaustive, seconds: float) -> None:
+    def finish(self, spans: list[tuple[int, int]], found: ExactResults, seconds: float) -> None:
         """Count the ranges `spans` (each first, stop) done, with what they came to together."""
         assert self.found is not None
         self.found.add(found)
@@ -153,8 +154,8 @@ class Checkpoint:
             part.write_text(json.dumps(data, separators=(",", ":")))
             os.replace(part, self.path)
         except OSError as error:
-            raise RulesError(
-                f"--checkpoint {self.path}: cannot be written ({error.strerror})"
+            raise CheckpointError(
+                f"checkpoint {self.path}: cannot be written ({error.strerror})"
             ) from None
 
 

@@ -5,7 +5,7 @@ line `cardwar simulate --deals` prints, all without a Python object per card.
 `read_line` takes the plain form a deal is written in (`[["9S", "2C"], ["9H", "3C"]]`, any
 spacing, lower case and `10` for a ten accepted) and checks it as `cardwar.engine.parse_deal`
 does; any line it does not take, it leaves to Python, which takes it or names its problem
-(`cardwar.sim.deals`). `write_result` writes exactly what `json.dumps` writes.
+(`cardwar.sim.runs.deals`). `write_result` writes exactly what `json.dumps` writes.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ figure for figure (`tests/test_simulator.py` holds the two to each other), only 
 kernels read the rules, the workspace's rings and the loop watch at every battle; here a
 battle with no tie is a few instructions, as in the one-thread C reference the benchmarks set
 beside it (`benchmarks/c/classic.c`). A round that could loop (no battle limit) or any other
-rule goes through `random_rounds` (`cardwar.sim.run.simulate` picks).
+rule goes through `random_rounds` (`cardwar.sim.runs.run.simulate` picks).
 
 Written out by hand as one long loop on purpose, like `plain`: helpers that take arrays, inlined
 into a loop, cost numba's reference counts there.
@@ -35,7 +35,7 @@ from cardwar.sim.kernels.codes import (
     R_WAR_DOWN,
     RANKS,
 )
-from cardwar.sim.kernels.random_rounds import (
+from cardwar.sim.kernels.tally import (
     BATTLE_BINS,
     C_BATTLES,
     C_GAMES,

@@ -1,5 +1,6 @@
 """The chance to win from where a round stands: its continuations, each from the piles shuffled
-afresh, played to their ends and counted by who won (`cardwar.sim.chance` is the Python side)."""
+afresh, played to their ends and counted by who won (`cardwar.sim.runs.chance` is the Python
+side)."""
 
 from __future__ import annotations
 

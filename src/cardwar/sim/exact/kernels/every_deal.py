@@ -1,7 +1,7 @@
 """Every deal of a small deck: a range of its rank sequences played one after another, each from
 the one before by stepping to the next distinct permutation, split into two halves (the first
 player `n // 2` cards, top card first), tallied as they end, and each loop named once
-(`cardwar.sim.exhaustive` is the Python side and says which deals are played).
+(`cardwar.sim.exact` is the Python side and says which deals are played).
 
 A thread plays its range into its own rows: the counters and histograms of `random_rounds`, the
 rounds too long for them (`longs`), the loops it found by name (`loops`: name, length, deals, and
@@ -21,6 +21,8 @@ import numpy as np
 from numba import njit, prange
 
 from cardwar.cards import RANK_SHIFT
+from cardwar.sim.exact.kernels.packed import battle, first_repeat, loop_name, play
+from cardwar.sim.exact.kernels.sequences import next_sequence
 from cardwar.sim.kernels.codes import (
     CYCLE,
     R_GATHER,
@@ -35,20 +37,15 @@ from cardwar.sim.kernels.codes import (
     RES_WARS,
     RES_WINNER,
 )
-from cardwar.sim.kernels.packed import battle, first_repeat, loop_name, play
 from cardwar.sim.kernels.plain import advance
-from cardwar.sim.kernels.random_rounds import (
-    keep_record,
-    tally_result,
-)
 from cardwar.sim.kernels.ring import deal, peek, size_of
 from cardwar.sim.kernels.round import first_repeat as ring_first_repeat
 from cardwar.sim.kernels.round import play_round
-from cardwar.sim.kernels.sequences import next_sequence
+from cardwar.sim.kernels.tally import keep_record, tally_result
 from cardwar.sim.kernels.workspace import PILES, RESULT, workspace
 
 # A row of `loops`: a loop's name, its length, the deals that fall into it and the first of
-# them. The table lives in an `exhaustive.Enumerator` until its `take()`, which makes it bigger
+# them. The table lives in an `exact.driver.ExactSession` until its `take()`, which makes it bigger
 # (`regrow`) whenever the kernel stops at half full.
 L_NAME0, L_NAME1, L_LENGTH, L_DEALS, L_FIRST = range(5)
 LOOP = 5

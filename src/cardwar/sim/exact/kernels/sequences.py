@@ -1,5 +1,5 @@
 """A small deck's rank sequences one after another, in lexicographic order: the step from one
-to the next, in place (`every_deal` plays them; `cardwar.sim.exhaustive` numbers them)."""
+to the next, in place (`every_deal` plays them; `cardwar.sim.exact` numbers them)."""
 
 from __future__ import annotations
 

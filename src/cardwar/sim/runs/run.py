@@ -11,12 +11,10 @@ import numpy as np
 
 from cardwar.cards import DECK, INDEX, Card
 from cardwar.engine import MAX_SEED, check_seed, parse_deal
-from cardwar.errors import RulesError
 from cardwar.records import Reason
 from cardwar.rules import Gather, Rules, Shortage
 from cardwar.sim import MAX_RECORDS
-from cardwar.sim.hands import Hands, no_hands
-from cardwar.sim.kernels.classic import play_classic_parallel
+from cardwar.sim.errors import RunError
 from cardwar.sim.kernels.codes import (
     REASONS,
     RES_BATTLES,
@@ -26,7 +24,10 @@ from cardwar.sim.kernels.codes import (
     RESULT_SIZE,
     rules_array,
 )
-from cardwar.sim.kernels.random_rounds import (
+from cardwar.sim.kernels.ring import pile
+from cardwar.sim.kernels.rng import seed_game
+from cardwar.sim.kernels.round import play_dealt
+from cardwar.sim.kernels.tally import (
     BATTLE_BINS,
     COUNTERS,
     REC_BATTLES,
@@ -36,13 +37,11 @@ from cardwar.sim.kernels.random_rounds import (
     REC_WINNER,
     RECORD,
     WAR_BINS,
-    deal_round,
-    play_rounds_parallel,
 )
-from cardwar.sim.kernels.ring import pile
-from cardwar.sim.kernels.rng import seed_game
-from cardwar.sim.kernels.round import play_dealt
 from cardwar.sim.kernels.workspace import PILES, RESULT, TABLE, workspace
+from cardwar.sim.runs.hands import Hands, no_hands
+from cardwar.sim.runs.kernels.classic import play_classic_parallel
+from cardwar.sim.runs.kernels.random_rounds import deal_round, play_rounds_parallel
 from cardwar.sim.tally import Tally
 
 BATCH = 50_000  # rounds between two progress reports
@@ -54,26 +53,26 @@ def workers_available() -> int:
 
 
 def check_rounds(rounds: object) -> int:
-    """`rounds` if it is a whole number of rounds, 1 or more; RulesError naming it otherwise."""
+    """`rounds` if it is a whole number of rounds, 1 or more; RunError naming it otherwise."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise RulesError(f"rounds: must be a whole number 1 or more, not {rounds!r}")
+        raise RunError(f"rounds: must be a whole number 1 or more, not {rounds!r}")
     return rounds
 
 
 def check_workers(workers: object) -> int:
-    """`workers` if it is 1 up to the cores here; RulesError naming it otherwise."""
+    """`workers` if it is 1 up to the cores here; RunError naming it otherwise."""
     # numba sets this from the cores at import; its config module is not typed.
     most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # numba does not type its config module
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= most:
-        raise RulesError(f"workers: must be a whole number from 1 to {most}, not {workers!r}")
+        raise RunError(f"workers: must be a whole number from 1 to {most}, not {workers!r}")
     return workers
 
 
 def check_records(records: object) -> int:
     """`records` if it is a number of longest rounds to keep, 0 (none) to MAX_RECORDS."""
     if isinstance(records, bool) or not isinstance(records, int) or not 0 <= records <= MAX_RECORDS:
-        raise RulesError(
-            f"--records: must be a whole number from 0 (none) to {MAX_RECORDS}, not {records!r}"
+        raise RunError(
+            f"records: must be a whole number from 0 (none) to {MAX_RECORDS}, not {records!r}"
         )
     return records
 
@@ -109,7 +108,7 @@ def simulate(
     check_seed(seed)
     check_records(records)
     if isinstance(first, bool) or not isinstance(first, int) or first < 0:
-        raise RulesError(f"first: must be a whole number 0 or more, not {first!r}")
+        raise RunError(f"first: must be a whole number 0 or more, not {first!r}")
     workers = check_workers(workers if workers is not None else workers_available())
     numba.set_num_threads(workers)
     array = rules_array(rules)

@@ -1,4 +1,4 @@
-"""A whole exhaustive job, on this machine's cores or over a Dask cluster, resumable.
+"""A whole exact job, on this machine's cores or over a Dask cluster, resumable.
 
 On this machine the job is played in batches of a second or two (`play_every_deal` on every
 core), so that a long run shows its progress and the time it has left, a Ctrl+C lands between
@@ -14,9 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from cardwar.rules import Rules
-from cardwar.sim.checkpoint import Checkpoint, Job
 from cardwar.sim.cluster import SHARDS_PER_WORKER, client
-from cardwar.sim.exhaustive import Enumerator, Exhaustive, SmallDeck, play_every_deal
+from cardwar.sim.exact.checkpoint import Checkpoint, Job
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.exact.driver import ExactSession, play_every_deal
+from cardwar.sim.exact.results import ExactResults
 
 BATCH_SECONDS = 2.0  # a batch on this machine takes about this long
 FIRST_BATCH = 1 << 16  # sequences in the first batch, before the pace is known
@@ -37,7 +39,7 @@ def run_job(
     if dask is not None:
         return _on_dask(checkpoint, dask, progress, stopping)
     job = checkpoint.job
-    enumerator = Enumerator(
+    session = ExactSession(
         job.rules, job.deck, every_sequence=job.every_sequence, workers=workers,
         records=job.records,
     )  # fmt: skip
@@ -50,7 +52,7 @@ def run_job(
     def keep() -> None:
         nonlocal played, seconds, pause
         started = time.perf_counter()
-        checkpoint.finish(played, enumerator.take(), seconds)
+        checkpoint.finish(played, session.take(), seconds)
         checkpoint.save()
         played, seconds = [], 0.0
         pause = max(SAVE_SECONDS, 20 * (time.perf_counter() - started))
@@ -63,7 +65,7 @@ def run_job(
                 return checkpoint
             count = min(size, stop - at)
             started = time.perf_counter()
-            enumerator.play(at, count)
+            session.play(at, count)
             took = time.perf_counter() - started
             seconds += took
             played.append((at, at + count))
@@ -90,7 +92,7 @@ def shards(checkpoint: Checkpoint, workers: int) -> list[tuple[int, int]]:
 def _shard(
     rules: dict[str, Any], deck: SmallDeck, first: int, stop: int, every_sequence: bool,
     records: int,
-) -> tuple[Exhaustive, float]:  # fmt: skip
+) -> tuple[ExactResults, float]:  # fmt: skip
     started = time.perf_counter()
     found = play_every_deal(
         Rules.from_dict(rules), deck, first=first, count=stop - first,

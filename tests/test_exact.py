@@ -1,5 +1,5 @@
 """Every deal of a small deck: the published tables reproduced exactly, an independent
-brute-force reference agreeing with the enumerator, and the figures adding up exactly however
+brute-force reference agreeing with the exact answers, and the figures adding up exactly however
 the work is split (ranges, threads).
 
 The tables are Mathieu and Delahaye's (Pour la Science, 1995 and 2025; their code and records are
@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 
 from cardwar import Rules
-from cardwar.sim.exhaustive import SmallDeck, play_every_deal, seats_alike
+from cardwar.sim.exact.deck import SmallDeck, seats_alike
+from cardwar.sim.exact.driver import play_every_deal
+from cardwar.sim.exact.kernels.every_deal import play_each
+from cardwar.sim.exact.kernels.packed import bits_for
 from cardwar.sim.kernels.codes import REASONS, rules_array
-from cardwar.sim.kernels.every_deal import play_each
-from cardwar.sim.kernels.packed import bits_for
 
 from every_deal import sequences
 
@@ -29,7 +30,7 @@ CLASSIC = Rules(battle_limit=None)  # our table with no limit, so that loops sho
 
 
 def figures(rules: Rules, deck: str, **options: Any) -> dict[str, Any]:
-    """What the enumerator finds for every deal of `deck`."""
+    """What the exact answers find for every deal of `deck`."""
     return play_every_deal(rules, SmallDeck.parse(deck), **options).to_dict()
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from cardwar.cards import DECK, INDEX, Card
-from cardwar.errors import CardError, DealError, quote
+from cardwar.errors import CardError, quote
+from cardwar.sim.errors import HandsError
 
 REST = "rest"
 
@@ -25,59 +26,58 @@ class Hands:
     @classmethod
     def parse(cls, data: Any, players: int) -> Hands:
         """Hands from their JSON value, checked: one entry per seat, known cards, none twice,
-        at most one "rest", and no seat left without a card. DealError naming the problem."""
+        at most one "rest", and no seat left without a card. HandsError naming the problem."""
         if isinstance(data, str | bytes) or not isinstance(data, Sequence):
-            raise DealError(
-                "--hands: must be a list with one entry per seat, each a list of card codes or "
+            raise HandsError(
+                "hands: must be a list with one entry per seat, each a list of card codes or "
                 '"rest", such as [["AS", "AH", "AD", "AC"], "rest"]'
             )
         if len(data) != players:
-            raise DealError(f"--hands: has {len(data)} seats but the rules have players={players}")
+            raise HandsError(f"hands: has {len(data)} seats but the rules have players={players}")
         named: dict[Card, int] = {}
         rest: int | None = None
         seats: list[list[Card] | None] = []
         for seat, entry in enumerate(data):
             if entry == REST:
                 if rest is not None:
-                    raise DealError(
-                        f'--hands: seats {rest} and {seat} both take "rest"; at most one may'
+                    raise HandsError(
+                        f'hands: seats {rest} and {seat} both take "rest"; at most one may'
                     )
                 rest = seat
                 seats.append(None)
                 continue
             if isinstance(entry, str | bytes) or not isinstance(entry, Sequence):
-                raise DealError(
-                    f'--hands: seat {seat} must be a list of card codes or "rest", '
-                    f"not {quote(entry)}"
+                raise HandsError(
+                    f'hands: seat {seat} must be a list of card codes or "rest", not {quote(entry)}'
                 )
             cards = []
             for code in entry:
                 try:
                     card = Card.parse(code)
                 except CardError as error:
-                    raise DealError(f"--hands: seat {seat}: {error}") from None
+                    raise HandsError(f"hands: seat {seat}: {error}") from None
                 if card in named:
-                    raise DealError(
-                        f"--hands: card {card.code} is named twice "
+                    raise HandsError(
+                        f"hands: card {card.code} is named twice "
                         f"(seat {named[card]} and seat {seat})"
                     )
                 named[card] = seat
                 cards.append(card)
             if not cards:
-                raise DealError(f"--hands: seat {seat} has no card; every seat needs at least one")
+                raise HandsError(f"hands: seat {seat} has no card; every seat needs at least one")
             seats.append(cards)
         if rest is not None:
             left = [card for card in DECK if card not in named]
             if not left:
-                raise DealError(f'--hands: seat {rest} takes "rest", but no card is left for it')
+                raise HandsError(f'hands: seat {rest} takes "rest", but no card is left for it')
             seats[rest] = left
         return cls(tuple(tuple(INDEX[card] for card in cards or ()) for cards in seats))
 
     def arrays(self, players: int) -> tuple[np.ndarray, np.ndarray]:
         """Every seat's cards one after another, and how many each seat has: as the kernels
-        take them, for a table of `players` (DealError if the hands are for another)."""
+        take them, for a table of `players` (HandsError if the hands are for another)."""
         if len(self.seats) != players:
-            raise DealError(
+            raise HandsError(
                 f"hands: has {len(self.seats)} seats but the rules have players={players}"
             )
         cards = np.array([card for seat in self.seats for card in seat], np.int64)

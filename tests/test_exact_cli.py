@@ -17,7 +17,7 @@ import pytest
 from rich.console import Console
 
 from cardwar import Round, Rules
-from cardwar.cli import enumerate as command
+from cardwar.cli import exact as command
 from cardwar.cli import main
 
 FRENCH = '{"gather": "natural", "war_down": 0}'
@@ -100,7 +100,7 @@ def test_a_run_stopped_by_ctrl_c_resumes_from_its_checkpoint(
         ),
         (
             ["--enumerate", "3x4", "--rules", FRENCH, "--records", "3"],
-            "written for another --records (1 there, 3 here)",
+            "written for another records (1 there, 3 here)",
         ),
     ],
 )

@@ -1,6 +1,6 @@
 """`cardwar simulate --enumerate`: every deal of a small deck, on every core or a Dask cluster,
 with its progress and the time it has left, stopped by Ctrl+C between two batches and resumed
-from `--checkpoint FILE` (the work is in `sim.enumeration`; this parses, shows and prints)."""
+from `--checkpoint FILE` (the work is in `sim.exact.job`; this parses, shows and prints)."""
 
 from __future__ import annotations
 
@@ -19,15 +19,15 @@ from rich.table import Table
 
 from cardwar.cli.progress import progress_bar
 from cardwar.cli.shared import (
+    OptionError,
     print_line,
     record_line,
     rows_of_endings,
 )  # the same rows as a random run's
-from cardwar.errors import RulesError
 from cardwar.rules import Rules
-from cardwar.sim.checkpoint import Checkpoint, Job
-from cardwar.sim.enumeration import run_job
-from cardwar.sim.exhaustive import SmallDeck, check_rules, mirrors_once
+from cardwar.sim.exact.checkpoint import Checkpoint, Job
+from cardwar.sim.exact.deck import SmallDeck, check_rules, mirrors_once
+from cardwar.sim.exact.job import run_job
 from cardwar.text import seat_names
 
 STOPPED = 130  # the exit status of a run stopped by Ctrl+C, as a shell gives
@@ -40,11 +40,11 @@ def parse_range(text: str | None, deck: SmallDeck) -> tuple[int, int]:
         return 0, total
     match = re.fullmatch(r"\s*(\d*)\s*:\s*(\d*)\s*", text)
     if match is None:
-        raise RulesError(f"--sequences {text!r}: write a range FIRST:STOP, such as 0:1000000")
+        raise OptionError(f"--sequences {text!r}: write a range FIRST:STOP, such as 0:1000000")
     first = int(match[1]) if match[1] else 0
     stop = int(match[2]) if match[2] else total
     if not 0 <= first < stop <= total:
-        raise RulesError(
+        raise OptionError(
             f"--sequences {text}: must be within 0:{total} ({deck} has {total:,} sequences), "
             "FIRST before STOP"
         )
@@ -73,7 +73,7 @@ def ctrl_c_stops() -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, previous)
 
 
-def enumerate_command(
+def exact_command(
     out: Console,
     rules: Rules,
     deck: SmallDeck,
@@ -126,7 +126,7 @@ def enumerate_command(
     if as_json:
         print_line(out, json.dumps(summary))
     else:
-        out.print(enumerate_table(summary, deck))
+        out.print(exact_table(summary, deck))
         for number, record in enumerate(summary.get("records", []), 1):
             out.print(
                 record_line(number, record, rules, f"deal {record['index']:,}"), soft_wrap=True
@@ -134,7 +134,7 @@ def enumerate_command(
     return 0
 
 
-def enumerate_table(summary: dict[str, Any], deck: SmallDeck) -> Table:
+def exact_table(summary: dict[str, Any], deck: SmallDeck) -> Table:
     """What every deal came to, as a Rich table."""
     whole = list(summary["sequences"]) == [0, deck.sequences]
     part = "" if whole else f" (sequences {summary['sequences'][0]:,}:{summary['sequences'][1]:,})"

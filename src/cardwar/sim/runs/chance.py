@@ -11,8 +11,8 @@ import numpy as np
 from cardwar.cards import INDEX
 from cardwar.engine import Round
 from cardwar.errors import RoundOverError
-from cardwar.sim.kernels.chances import DRAWS, chances
 from cardwar.sim.kernels.codes import R_LIMIT, rules_array
+from cardwar.sim.runs.kernels.chances import DRAWS, chances
 
 RUNS = 2000
 
