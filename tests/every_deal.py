@@ -8,13 +8,87 @@ from collections import Counter
 from collections.abc import Iterator
 
 import numpy as np
+from numba import njit
 
 from cardwar import Reason, Round, Rules
 from cardwar.cards import RANK_SHIFT
 from cardwar.sim.exact.deck import SmallDeck, split_deal
-from cardwar.sim.exact.kernels.every_deal import play_each
-from cardwar.sim.exact.kernels.packed import bits_for
-from cardwar.sim.kernels.codes import REASONS, rules_array
+from cardwar.sim.exact.kernels.every_deal import pack, packed_rules
+from cardwar.sim.exact.kernels.packed import bits_for, first_repeat, play
+from cardwar.sim.kernels import cache
+from cardwar.sim.kernels.codes import (
+    CYCLE,
+    REASONS,
+    RES_BATTLES,
+    RES_LOOP,
+    RES_REASON,
+    RES_WARS,
+    RES_WINNER,
+    rules_array,
+)
+from cardwar.sim.kernels.ring import deal, peek, size_of
+from cardwar.sim.kernels.round import first_repeat as ring_first_repeat
+from cardwar.sim.kernels.round import play_round
+from cardwar.sim.kernels.workspace import PILES, RESULT, workspace
+
+# The tests' own kernel over the enumerator's (stamped with the kernels' sources, as theirs are,
+# so that a change to any of them compiles it afresh).
+cache.stamp_also(__file__)
+
+
+@njit(cache=True)
+def play_each(
+    rules: np.ndarray, sequences: np.ndarray, bits: int, packed: bool, out: np.ndarray
+) -> None:
+    """Every row of `sequences` played as `play_range` plays it, one row of `out` each: winner,
+    reason, battles, wars, a loop's length, and the final piles by ranks (the first seat's
+    count, then its ranks, then the other's), for the tests to hold against the engine. For a
+    loop, `battles` and `wars` are to its first repeat, as the engine counts them."""
+    n = sequences.shape[1]
+    half = n // 2
+    need, last_card, low, gather, limit, most_cards = packed_rules(rules)
+    ws = workspace()
+    cards = np.zeros(n, np.int64)
+    sizes = np.array([half, n - half], np.int64)
+    mask = (1 << bits) - 1
+    for row in range(sequences.shape[0]):
+        ranks = sequences[row]
+        if packed:
+            q0 = pack(ranks, 0, half, bits)
+            q1 = pack(ranks, half, n - half, bits)
+            p0, p1, s0, s1, winner, reason, battles, wars, length = play(
+                q0, q1, half, n - half, bits, need, last_card, low, gather, limit, most_cards
+            )
+            if reason == CYCLE:
+                battles, wars = first_repeat(
+                    q0, q1, half, n - half, length, bits, need, last_card, low, gather
+                )
+            out[row, 5] = s0
+            for i in range(s0):
+                out[row, 6 + i] = ((p0 >> (bits * i)) & mask) - 1
+            for i in range(s1):
+                out[row, 6 + s0 + i] = ((p1 >> (bits * i)) & mask) - 1
+        else:
+            for i in range(n):
+                cards[i] = ranks[i] << RANK_SHIFT
+            deal(ws, PILES, cards, sizes)
+            play_round(rules, ws)
+            winner, reason = ws[RESULT + RES_WINNER], ws[RESULT + RES_REASON]
+            battles, wars = ws[RESULT + RES_BATTLES], ws[RESULT + RES_WARS]
+            length = ws[RESULT + RES_LOOP]
+            if reason == CYCLE:
+                battles, wars = ring_first_repeat(rules, cards, sizes, length, ws)
+            s0 = size_of(ws, PILES, 0)
+            out[row, 5] = s0
+            for i in range(s0):
+                out[row, 6 + i] = peek(ws, PILES, 0, i) >> RANK_SHIFT
+            for i in range(size_of(ws, PILES, 1)):
+                out[row, 6 + s0 + i] = peek(ws, PILES, 1, i) >> RANK_SHIFT
+        out[row, 0] = winner
+        out[row, 1] = reason
+        out[row, 2] = battles
+        out[row, 3] = wars
+        out[row, 4] = length
 
 
 def sequences(deck: SmallDeck) -> Iterator[list[int]]:

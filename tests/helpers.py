@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
+from collections.abc import Iterable, Sequence
+from contextlib import closing
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from cardwar import Card, Reason, Round, Rules
+from cardwar.web.store import Store
 from cardwar.web.workers import long_run
 
 from conftest import HANG_S
@@ -115,3 +119,20 @@ class RoundWaiters:
             assert self._changed.wait_for(lambda: self.tries.count(True) >= waiting, HANG_S), (
                 f"{self.tries.count(True)} of {waiting} requests came to wait for the round"
             )
+
+
+def integrity(store: Store) -> str:
+    """SQLite's own check of the store's file: "ok" when it is sound (read on a connection of
+    its own, as another process would see the file)."""
+    with closing(sqlite3.connect(store.path)) as db:
+        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def parse_cards(codes: Iterable[str]) -> list[Card]:
+    """Parse many card codes, naming the first one that is wrong."""
+    return [Card.parse(code) for code in codes]
+
+
+def format_cards(cards: Sequence[Card]) -> str:
+    """Cards as codes separated by spaces: `9S 2C KD`."""
+    return " ".join(card.code for card in cards)

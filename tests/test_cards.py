@@ -3,7 +3,8 @@
 import pytest
 
 from cardwar import DECK, Card, CardError, Rank, Suit
-from cardwar.cards import format_cards, parse_cards
+
+from helpers import format_cards, parse_cards
 
 
 def test_deck_has_52_distinct_cards() -> None:

@@ -11,11 +11,10 @@ import pytest
 
 from cardwar import Rules
 from cardwar.sim.exact.deck import SmallDeck
-from cardwar.sim.exact.kernels.every_deal import play_each
 from cardwar.sim.exact.kernels.packed import bits_for
 from cardwar.sim.kernels.codes import rules_array
 
-from every_deal import check_against_engine, sequences
+from every_deal import check_against_engine, play_each, sequences
 
 
 @pytest.mark.parametrize("deck", ["8x1", "9x1"])

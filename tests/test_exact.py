@@ -19,11 +19,10 @@ import pytest
 from cardwar import Rules
 from cardwar.sim.exact.deck import SmallDeck, seats_alike
 from cardwar.sim.exact.driver import play_every_deal
-from cardwar.sim.exact.kernels.every_deal import play_each
 from cardwar.sim.exact.kernels.packed import bits_for
 from cardwar.sim.kernels.codes import REASONS, rules_array
 
-from every_deal import sequences
+from every_deal import play_each, sequences
 
 FRENCH = Rules(gather="natural", war_down=0, battle_limit=None)  # Mathieu and Delahaye's game
 CLASSIC = Rules(battle_limit=None)  # our table with no limit, so that loops show

@@ -6,22 +6,78 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 from cardwar import DECK, PRESETS, Card, Reason, Round, Rules
 from cardwar.cards import INDEX, rank_of
+from cardwar.engine import check_seed, parse_deal
 from cardwar.errors import DealError
-from cardwar.sim.kernels.codes import CODES, REASONS, RES_BATTLES, RES_LOOP, RES_REASON, rules_array
-from cardwar.sim.kernels.ring import rank
+from cardwar.sim.kernels.codes import (
+    CODES,
+    REASONS,
+    RES_BATTLES,
+    RES_LOOP,
+    RES_REASON,
+    RES_WARS,
+    RES_WINNER,
+    RESULT_SIZE,
+    rules_array,
+)
+from cardwar.sim.kernels.ring import pile, rank
+from cardwar.sim.kernels.rng import seed_game
 from cardwar.sim.kernels.round import play_dealt
-from cardwar.sim.kernels.workspace import RESULT, workspace
+from cardwar.sim.kernels.workspace import PILES, RESULT, TABLE, workspace
 from cardwar.sim.runs.hands import Hands
-from cardwar.sim.runs.run import DealPlayer, dealt_game, simulate
+from cardwar.sim.runs.run import dealt_game, simulate
 
 DETERMINISTIC = [name for name, rules in PRESETS.items() if rules.deterministic]
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One explicit deal played to its end: as the readable engine would report it."""
+
+    winner: int | None
+    reason: Reason
+    battles: int
+    wars: int
+    piles: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+
+
+class DealPlayer:
+    """Plays explicit deals one after another on the kernels, reusing its workspace."""
+
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
+        self.rules = rules
+        self._array = rules_array(rules)
+        self._work = workspace()
+        seed_game(self._work, check_seed(seed), 0)
+
+    def play(self, deal: Sequence[Sequence[str | Card]]) -> DealResult:
+        """Play `deal` (one pile per seat, top card first) to its end."""
+        piles = parse_deal(deal, self.rules.players)
+        cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
+        sizes = np.array([len(pile) for pile in piles], np.int64)
+        work = self._work
+        left = play_dealt(self._array, cards, sizes, work)
+        result = work[RESULT : RESULT + RESULT_SIZE]
+        winner = int(result[RES_WINNER])
+        return DealResult(
+            winner=None if winner < 0 else winner,
+            reason=REASONS[int(result[RES_REASON])],
+            battles=int(result[RES_BATTLES]),
+            wars=int(result[RES_WARS]),
+            piles=tuple(
+                tuple(DECK[card] for card in pile(work, PILES, seat))
+                for seat in range(self.rules.players)
+            ),
+            table=tuple(DECK[card] for card in work[TABLE : TABLE + left]),
+        )
 
 
 def engine_result(rules: Rules, deal: list[list[Card]]) -> tuple[object, ...]:
@@ -207,7 +263,7 @@ def test_the_kernels_speak_the_core_s_codes() -> None:
 def test_the_common_table_s_own_kernel_plays_the_same_rounds(rules: Rules) -> None:
     """The kernel of the common table (two players, the winner's cards first, short loses, a
     limit) gives exactly the figures and the longest rounds of the general kernels."""
-    from cardwar.sim import run
+    from cardwar.sim.runs import run
 
     assert run.on_the_common_table(rules)
     fast = simulate(rules, 4000, seed=9, records=5)

@@ -17,9 +17,9 @@ import pytest
 from cardwar import Outcome, Reason, Round, RoundOverError, Rules
 from cardwar.persist import from_history, history, rebuild, resume
 from cardwar.web.seats import DEFAULT_SEATS, Seat
-from cardwar.web.store import MatchRow, MatchUpdate, Scoreboard, Store, Tally
+from cardwar.web.store import MatchRow, MatchUpdate, PersonScore, Scoreboard, Store
 
-from helpers import dealt
+from helpers import dealt, integrity
 
 CLASSIC = Rules.preset("classic")
 TIMED = Rules.preset("timed")
@@ -301,11 +301,11 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) 
             assert (row.player, row.created_at) == (player, 5.0)
             assert state(resume(row.snapshot)) == state(live)
         # ... and "You", the only person an older file knew, the same tally.
-        you = Tally("You", won=1, lost=1, drawn=2)
+        you = PersonScore("You", won=1, lost=1, drawn=2)
         assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2, people=(you,))
-        you = Tally("You", won=0, lost=1, drawn=0)
+        you = PersonScore("You", won=0, lost=1, drawn=0)
         assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0, people=(you,))
-        assert store.integrity() == "ok"
+        assert integrity(store) == "ok"
         store.close()
 
 
@@ -340,7 +340,7 @@ def test_a_file_from_before_matches_opens_whole(files: Files) -> None:
     old_file(files.path, {"r1": ("p1", ROUNDS["all_cards"]())})
     for _ in range(2):
         store = files.open()
-        you = Tally("You", won=2, lost=0, drawn=0)
+        you = PersonScore("You", won=2, lost=0, drawn=0)
         assert store.scoreboard("p1") == Scoreboard(2, 0, 0, 0, 0, people=(you,))
         assert store.get_match("m1") == MatchRow("m1", "p1", 3, CLASSIC.to_dict(), (), (), 0)
         row = store.get("r1")
@@ -403,7 +403,7 @@ def test_tallies_add_up_per_name_case_aside_in_the_saves_transaction(store: Stor
     store.update("a", ROUNDS["all_cards"](), score="won", people=[("mia", "won"), ("Bo", "lost")])
     store.update("b", ROUNDS["both_short"](), people=[("Mia", "drawn")])
     store.update("c", ROUNDS["all_cards"](), people=[("Zed", "won")])
-    expected = (Tally("Bo", 0, 1, 0), Tally("Mia", 1, 0, 1))
+    expected = (PersonScore("Bo", 0, 1, 0), PersonScore("Mia", 1, 0, 1))
     assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0, people=expected)
     with pytest.raises(KeyError, match="tied"):
         store.update("a", ROUNDS["all_cards"](), score="won", people=[("Mia", "tied")])
@@ -520,9 +520,9 @@ def test_the_files_secret_is_its_own_and_lasts(files: Files, store: Store) -> No
 
 def test_a_fresh_file_is_sound(store: Store) -> None:
     """SQLite's own check of a new file, and of one written to, says "ok"."""
-    assert store.integrity() == "ok"
+    assert integrity(store) == "ok"
     store.insert("r1", "p1", ROUNDS["cycle"](), created_at=1.0)
-    assert store.integrity() == "ok"
+    assert integrity(store) == "ok"
 
 
 def test_one_store_serves_many_threads(store: Store) -> None:
@@ -550,7 +550,7 @@ def test_a_closed_store_opens_again(files: Files, store: Store) -> None:
     store.open()
     store.open()
     assert store.get("r1") is not None
-    assert store.integrity() == "ok"
+    assert integrity(store) == "ok"
 
 
 # -- matches ----------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
@@ -94,16 +93,6 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
-
-
-def parse_cards(codes: Iterable[str]) -> list[Card]:
-    """Parse many card codes, naming the first one that is wrong."""
-    return [Card.parse(code) for code in codes]
-
-
-def format_cards(cards: Sequence[Card]) -> str:
-    """Cards as codes separated by spaces: `9S 2C KD`."""
-    return " ".join(card.code for card in cards)
 
 
 # The 52 cards in a fixed order: by rank, then clubs, diamonds, hearts, spades.

@@ -1,7 +1,7 @@
 """The readable rules engine: dealing, battles, wars and how a round ends (docs/rules.md).
 
 Inside a round a card is its index into `DECK` (`cardwar.cards.INDEX`: rank-major, so a rank is
-`card >> RANK_SHIFT`), which makes a position a few bytes to compare for loop detection; every
+`rank_of(card)`), which makes a position a few bytes to compare for loop detection; every
 record handed out holds `Card` values. Keeping and rebuilding rounds is `cardwar.persist`; the
 loop watch is `cardwar.loops`.
 """
@@ -12,7 +12,7 @@ import random
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-from cardwar.cards import DECK, INDEX, Card
+from cardwar.cards import DECK, INDEX, Card, rank_of
 from cardwar.errors import (
     CardError,
     DealError,
@@ -179,7 +179,7 @@ class Round:
         # (seat, card) in the order the cards were laid; a seat with no card is out.
         laid = [(seat, card) for seat, card in enumerate(up) if card is not None]
         contenders = [seat for seat, _ in laid]
-        ranks = [card >> 2 for _, card in laid]
+        ranks = [rank_of(card) for _, card in laid]
         best = min(ranks) if self.rules.low_wins else max(ranks)
         if ranks.count(best) == 1:  # no tie: by far the most common battle
             steps: tuple[Step, ...] = (first,)
@@ -223,7 +223,7 @@ class Round:
         """
         p0, p1 = self._piles
         a, b = p0[0], p1[0]
-        ra, rb = a >> 2, b >> 2
+        ra, rb = rank_of(a), rank_of(b)
         if ra == rb:
             return None
         p0.popleft()
@@ -308,7 +308,7 @@ class Round:
             if not fought:
                 return steps, fighters[0], lost_short
             self.wars += 1
-            ranks = [card >> 2 for card in up if card is not None]
+            ranks = [rank_of(card) for card in up if card is not None]
             best = min(ranks) if rules.low_wins else max(ranks)
             tied = [seat for seat, rank in zip(fighters, ranks, strict=True) if rank == best]
             if len(tied) == 1:

@@ -1,5 +1,5 @@
 """`cardwar simulate`: the command line's adapter for the fast simulator (parsing is in
-`cardwar.cli`; the work is in `sim.run` and `sim.cluster`; this prints). `--enumerate` is
+`cardwar.cli`; the work is in `sim.runs.run` and `sim.runs.cluster`; this prints). `--enumerate` is
 `cli.exact`; `--deals` is `play_deals_file` below, over `sim.runs.deals`."""
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ class RoundRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Tally:
+class PersonScore:
     """Rounds one person, by name, won, lost and drew at one browser's table."""
 
     name: str
@@ -141,7 +141,7 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Scoreboard:
-    """Finished rounds and matches of one player, from seat 0's side, and a tally per person's
+    """Finished rounds and matches of one player, from seat 0's side, and a score per person's
     name."""
 
     won: int
@@ -149,7 +149,7 @@ class Scoreboard:
     drawn: int
     matches_won: int = 0
     matches_lost: int = 0
-    people: tuple[Tally, ...] = ()
+    people: tuple[PersonScore, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +196,11 @@ class Store:
         self._lock = threading.Lock()
         self._closed = True
         self.open()
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file."""
+        return self._path
 
     def open(self) -> None:
         """Open the file (creating it, and bringing an older one up to date); a store that is
@@ -253,11 +258,6 @@ class Store:
             return bytes(
                 self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0]
             )
-
-    def integrity(self) -> str:
-        """SQLite's own check of the file: "ok" when it is sound."""
-        with self._lock:
-            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     # -- rounds ------------------------------------------------------------------------------
 
@@ -467,9 +467,9 @@ class Store:
                 "SELECT name, won, lost, drawn FROM people WHERE player = ? ORDER BY key, name",
                 (player,),
             ).fetchall()
-        tallies = tuple(Tally(*person) for person in people)
+        scores = tuple(PersonScore(*person) for person in people)
         won, lost, drawn, matches_won, matches_lost = (0, 0, 0, 0, 0) if row is None else row
-        return Scoreboard(won, lost, drawn, matches_won, matches_lost, tallies)
+        return Scoreboard(won, lost, drawn, matches_won, matches_lost, scores)
 
     def house_rules(self, player: str) -> dict[str, Any] | None:
         """The rule fields the player last chose in the House rules panel, or None."""

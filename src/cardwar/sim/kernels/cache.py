@@ -61,8 +61,8 @@ class _Locator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func: Any, py_file: str) -> _Locator | None:
-        where = Path(py_file).resolve().parent
-        if where.name != "kernels" or SIM not in where.parents:
+        path = Path(py_file).resolve()
+        if (path.parent.name != "kernels" or SIM not in path.parents) and path not in _ALSO:
             return None
         for other in _Impl._locator_classes:
             if other is not cls:
@@ -70,6 +70,15 @@ class _Locator(caching._CacheLocator):
                 if inner is not None:
                     return cls(inner, py_file)
         return None
+
+
+_ALSO: set[Path] = set()
+
+
+def stamp_also(py_file: str) -> None:
+    """Stamp the kernels of `py_file` too, a module outside the kernel packages (a test's own
+    kernel over these): call it before they are decorated."""
+    _ALSO.add(Path(py_file).resolve())
 
 
 def keep_fresh() -> None:

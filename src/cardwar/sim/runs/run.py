@@ -3,30 +3,20 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
 import numba
 import numpy as np
 
-from cardwar.cards import DECK, INDEX, Card
-from cardwar.engine import MAX_SEED, check_seed, parse_deal
-from cardwar.records import Reason
+from cardwar.cards import DECK, Card
+from cardwar.engine import MAX_SEED, check_seed
 from cardwar.rules import Gather, Rules, Shortage
 from cardwar.sim import MAX_RECORDS
 from cardwar.sim.errors import RunError
 from cardwar.sim.kernels.codes import (
     REASONS,
-    RES_BATTLES,
-    RES_REASON,
-    RES_WARS,
-    RES_WINNER,
-    RESULT_SIZE,
     rules_array,
 )
-from cardwar.sim.kernels.ring import pile
-from cardwar.sim.kernels.rng import seed_game
-from cardwar.sim.kernels.round import play_dealt
 from cardwar.sim.kernels.tally import (
     BATTLE_BINS,
     COUNTERS,
@@ -38,7 +28,7 @@ from cardwar.sim.kernels.tally import (
     RECORD,
     WAR_BINS,
 )
-from cardwar.sim.kernels.workspace import PILES, RESULT, TABLE, workspace
+from cardwar.sim.kernels.workspace import workspace
 from cardwar.sim.runs.hands import Hands, no_hands
 from cardwar.sim.runs.kernels.classic import play_classic_parallel
 from cardwar.sim.runs.kernels.random_rounds import deal_round, play_rounds_parallel
@@ -180,47 +170,4 @@ def records_of(
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """One explicit deal played to its end: as the readable engine would report it."""
-
-    winner: int | None
-    reason: Reason
-    battles: int
-    wars: int
-    piles: tuple[tuple[Card, ...], ...]
-    table: tuple[Card, ...]
-
-
-class DealPlayer:
-    """Plays explicit deals one after another on the kernels, reusing its workspace."""
-
-    def __init__(self, rules: Rules, seed: int = 0) -> None:
-        self.rules = rules
-        self._array = rules_array(rules)
-        self._work = workspace()
-        seed_game(self._work, check_seed(seed), 0)
-
-    def play(self, deal: Sequence[Sequence[str | Card]]) -> DealResult:
-        """Play `deal` (one pile per seat, top card first) to its end."""
-        piles = parse_deal(deal, self.rules.players)
-        cards = np.array([INDEX[card] for pile in piles for card in pile], np.int64)
-        sizes = np.array([len(pile) for pile in piles], np.int64)
-        work = self._work
-        left = play_dealt(self._array, cards, sizes, work)
-        result = work[RESULT : RESULT + RESULT_SIZE]
-        winner = int(result[RES_WINNER])
-        return DealResult(
-            winner=None if winner < 0 else winner,
-            reason=REASONS[int(result[RES_REASON])],
-            battles=int(result[RES_BATTLES]),
-            wars=int(result[RES_WARS]),
-            piles=tuple(
-                tuple(DECK[card] for card in pile(work, PILES, seat))
-                for seat in range(self.rules.players)
-            ),
-            table=tuple(DECK[card] for card in work[TABLE : TABLE + left]),
-        )
-
-
-__all__ = ["MAX_SEED", "DealPlayer", "DealResult", "Tally", "rules_array", "simulate"]
+__all__ = ["MAX_SEED", "Tally", "rules_array", "simulate"]
