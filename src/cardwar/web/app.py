@@ -128,7 +128,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         lifespan=lifespan,
         # Every router's routes go straight into the app's own list: `include_router` would
         # keep each router behind a wrapper that matches its routes again on every request
-        # (measured: a click's CPU 8% higher).
+        # (a click's CPU higher: benchmarks/README.md, "Measurements behind the code").
         routes=[route for router in ROUTERS for route in router.routes],
         # /docs and /redoc would load their scripts from elsewhere: /openapi.json is the
         # document, and nothing leaves this machine.

@@ -77,9 +77,10 @@ class Estimates:
     time, `waiting` more in line, and any beyond that turned away at once.
 
     Every thread computing an estimate competes for the processor with the event loop that
-    answers clicks, and the page asks for one after every battle it shows: unchecked, a hundred
-    players clicking ten times a second left the clicks waiting 80 ms (benchmarks/load.py). An
-    estimate turned away costs its player nothing but the meter for that battle.
+    answers clicks, and the page asks for one after every battle it shows: unchecked, many
+    players clicking fast left the clicks waiting (measured with `benchmarks/load.py`:
+    benchmarks/README.md, "Measurements behind the code"). An estimate turned away costs its
+    player nothing but the meter for that battle.
     """
 
     def __init__(self, at_once: int, waiting: int) -> None:

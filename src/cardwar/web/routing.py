@@ -44,10 +44,9 @@ class RequestRoute(APIRoute):
     """A FastAPI route whose endpoint takes the bare `Request` and returns the `Response`.
 
     FastAPI still matches and documents it (the parameters and body go in `openapi_extra`), but
-    skips its per-request dependency solving, which was half of a click's CPU. Side by side on
-    this machine, with the paced load of `benchmarks/api.py`, it took a click's p99 from 10.6 ms
-    to 7.2 ms (benchmarks/README.md). Every route with a body is one, so that one parser reads every
-    body (`parse`), whatever it holds.
+    skips its per-request dependency solving, which was half of a click's CPU (measured with
+    `benchmarks/api.py`: benchmarks/README.md, "Measurements behind the code"). Every route with
+    a body is one, so that one parser reads every body (`parse`), whatever it holds.
     """
 
     def get_route_handler(self) -> Endpoint:

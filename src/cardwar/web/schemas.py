@@ -20,8 +20,9 @@ from cardwar.engine import MAX_SEED
 from cardwar.match import BEST_OF
 from cardwar.rules import PRESETS, describe_fields
 from cardwar.web.seats import MAX_NAME, SEATS, Seat
+from cardwar.web.settings import Settings
 
-MAX_COUNT = 100_000
+MAX_COUNT = Settings.max_count
 
 
 def _one_three_or_five(value: int) -> int:
@@ -188,7 +189,7 @@ class ChooseHouseRules(RulesChoice):
     )
 
 
-MAX_SIMULATED = 200_000
+MAX_SIMULATED = Settings.max_simulated
 
 
 class Simulate(RulesChoice):
@@ -196,8 +197,8 @@ class Simulate(RulesChoice):
 
     rounds: Annotated[StrictInt, Field(ge=1, le=MAX_SIMULATED)] = Field(
         20_000,
-        description=f"random rounds to play, 1..{MAX_SIMULATED}; the server stops after 2 "
-        "seconds and says so",
+        description=f"random rounds to play, 1..{MAX_SIMULATED}; the server stops after "
+        f"{Settings().simulation_seconds:g} seconds and says so",
     )
     seed: StrictInt | None = SEED
 

@@ -52,6 +52,10 @@ class Settings:
     (as a battle-limit ending). `--max-battles`."""
     max_cap: ClassVar[int] = 10_000_000
     """The most `max_battles` may be set to."""
+    max_count: ClassVar[int] = 100_000
+    """The most battles one request may ask for (`POST /api/rounds/{id}/battles`)."""
+    max_simulated: ClassVar[int] = 200_000
+    """The most random rounds one request for statistics may ask for (`POST /api/simulations`)."""
     cache_size: int = 512
     """Rounds kept live in memory; any other is resumed from its stored snapshot when asked for."""
     inline_battles: int = 100

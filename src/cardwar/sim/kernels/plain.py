@@ -5,10 +5,10 @@ tops of their piles, in order.
 
 `plain_battles` stays one long loop, written out by hand, on purpose. numba counts references
 to every array an inlined helper takes, with atomic operations, and where the helper branches
-(as this battle does) LLVM merges them so that numba cannot prune them from the caller's loop.
-With the battle as an inlined helper, one such pair a battle, the classic table played 77
-million battles a second of processor time on one core, against 234 million written out here
-(measured side by side). In the loop, only helpers that take no array or run straight through
+(as this battle does) LLVM merges them so that numba cannot prune them from the caller's loop:
+with the battle as an inlined helper, one such pair a battle, the classic table played at a
+third of the speed it plays written out here (benchmarks/README.md, "Measurements behind the
+code"). In the loop, only helpers that take no array or run straight through
 (`slot`, `rank`, `size_of`, `brent`) are used, and the position compare and copy of `ring` only
 on the rare battles where the loop watch needs them.
 """

@@ -5,9 +5,9 @@ a battle's scratch rows, Brent's state, the result and the generator's state.
 Why one array rather than a NamedTuple of arrays: numba counts references to every array a
 function, or a helper inlined into it, takes, with an atomic add and subtract, and removes the
 pairs only where LLVM has not merged those of different arrays. A NamedTuple of fifteen arrays,
-passed to the same helpers, left such pairs inside the battle loop and at every call: the
-classic simulator played 26 million battles a second on one core against the old kernels' 133
-million (measured side by side). One array, always the same one, leaves none inside a loop and
+passed to the same helpers, left such pairs inside the battle loop and at every call, at a
+fifth of the old kernels' speed (benchmarks/README.md, "Measurements behind the code"). One
+array, always the same one, leaves none inside a loop and
 one pair per call, fewer than the old kernels' separate arrays.
 
 A set of piles is an offset into the workspace (PILES, KEPT or BEHIND): seat `s`'s ring of RING

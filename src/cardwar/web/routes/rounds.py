@@ -123,7 +123,8 @@ async def chance(round_id: str, rounds: RoundsDep, limits: LimitsDep) -> JSONRes
     """The share of 2,000 continuations of the round that each seat wins (and that are
     drawn), every pile's order being unknown: the cards each seat holds, shuffled afresh.
     Once the round is over: its outcome, as a certainty (`runs` 0). The server makes one
-    estimate at a time, with eight more in line; beyond that it answers 429 at once."""
+    estimate at a time, with more in line (see Settings: `estimates_at_once`,
+    `estimates_waiting`); beyond that it answers 429 at once."""
     async with limits.estimates.turn():
         return JSONResponse(await run_in_threadpool(rounds.chance, round_id))
 

@@ -21,7 +21,8 @@ router = APIRouter()
 @body_route(router, "/api/simulations", Simulate, SimulationOut, "Statistics of many rounds")
 async def simulations(request: Request) -> JSONResponse:
     """Play many random rounds of the given rules on the fast simulator; their figures and
-    histograms. At most 200,000 rounds, and 2 seconds, a request."""
+    histograms. How many rounds, and for how long, a request may play: see Settings
+    (`max_simulated`, `simulation_seconds`)."""
     body = parse(Simulate, await request.body())
     rules = Rules.choose(body.preset, body.rules)
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
