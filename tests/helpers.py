@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
 from typing import Any
 
@@ -15,7 +15,10 @@ from cardwar import Card, Reason, Round, Rules
 from cardwar.web.store import Store
 from cardwar.web.workers import long_run
 
-from conftest import HANG_S
+from live import HANG_S
+
+ClientFactory = Callable[..., TestClient]
+"""Builds test clients over one test's database (the `make_client` fixture)."""
 
 
 def codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:

@@ -63,7 +63,7 @@ def test_hostile_benchmark_prints_players_attacker_memory_storage_and_targets() 
     assert "after SIGTERM during a long run" in out and "errors logged" in out
     assert "restarted: the endless round read back in " in out
     assert all(int(mb) > 0 for mb in re.findall(r"peak memory (\d+) MB", out))  # sampled
-    # The timings of tests/test_matches.py (a long round's story), test_durability.py (SIGTERM
+    # The timings of tests/web/test_matches.py (a long round's story), test_durability.py (SIGTERM
     # during a long run) and test_guard.py (a round back from its snapshot) are measured here.
     for goal in (
         "players' p99 under 100 ms",

@@ -23,7 +23,7 @@ from cardwar.cli import main
 from cardwar.rules import describe_fields
 from cardwar.web import Settings, create_app
 
-from conftest import ClientFactory
+from helpers import ClientFactory
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = (ROOT / "docs" / "rules.md").read_text()

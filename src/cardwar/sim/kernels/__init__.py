@@ -1,7 +1,7 @@
 """The fast simulator's kernels: numba over integer arrays, the rules of docs/rules.md once more.
 
 The readable engine (`cardwar.engine`) is the reference; this is a second implementation, held
-to it by `tests/test_simulator.py`, which plays thousands of deals on both and compares winner,
+to it by `tests/sim/test_simulator.py`, which plays thousands of deals on both and compares winner,
 reason, battles, wars and final piles round by round.
 
 - `codes`: the integers the kernels and Python share (card index, rules array, reason codes).

@@ -4,8 +4,8 @@ battle limit), each dealt, played and tallied with the generator, the piles and 
 registers and two small rings of bytes.
 
 It plays exactly the rounds `random_rounds.play_rounds` plays for those rules, card for card and
-figure for figure (`tests/test_simulator.py` holds the two to each other), only faster: the general
-kernels read the rules, the workspace's rings and the loop watch at every battle; here a
+figure for figure (`tests/sim/test_simulator.py` holds the two to each other), only faster: the
+general kernels read the rules, the workspace's rings and the loop watch at every battle; here a
 battle with no tie is a few instructions, as in the one-thread C reference the benchmarks set
 beside it (`benchmarks/c/classic.c`). A round that could loop (no battle limit) or any other
 rule goes through `random_rounds` (`cardwar.sim.runs.run.simulate` picks).

@@ -17,7 +17,7 @@ from cardwar.web import Settings, create_app
 from cardwar.web import app as web_app
 from cardwar.web.settings import LOOPBACK_HOSTS
 
-from conftest import HANG_S
+from live import HANG_S
 
 
 def settings(tmp_path: Path) -> Settings:

@@ -13,7 +13,7 @@ from cardwar import Round, Rules
 from cardwar.errors import MatchError, MatchOverError
 from cardwar.match import Match, round_seed
 
-from conftest import ClientFactory
+from helpers import ClientFactory
 
 QUICK = {"hand_size": 4, "battle_limit": 12}  # short rounds, and now and then a drawn one
 RULES = Rules.from_dict(QUICK)

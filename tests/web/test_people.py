@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from cardwar.web.schemas import ChanceOut, HouseRulesOut, MatchDealtOut, MeOut, RoundOut
 
-from conftest import ClientFactory
+from helpers import ClientFactory
 
 
 def seats(*chosen: str) -> list[dict[str, str]]:

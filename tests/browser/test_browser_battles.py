@@ -1,7 +1,7 @@
 """Battles told and shown, in Debian's Chromium: wars laid out, the animation and its skip,
 reduced motion, every ending in words, the audit of every state, the chance meter.
 
-The helpers are tests/browsing.py; every test checks for console errors and requests that leave
+The helpers are browsing.py here; every test checks for console errors and requests that leave
 the server, and audits the states it reaches against WCAG 2.1 AA.
 """
 
@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 from playwright.sync_api import Browser, expect
+
+from cardwar import PRESETS
 
 from browsing import (  # the browser tests' helpers
     DESKTOP,
@@ -30,9 +32,7 @@ from browsing import (  # the browser tests' helpers
     resume_with,
     settle,
 )
-from cardwar import PRESETS
-
-from conftest import LiveServer
+from live import LiveServer
 
 # -- battles told and shown ------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 to end's whole run and its pause at a war, sound, the celebration's cue and two people flipping
 at one device.
 
-The helpers are tests/browsing.py; every test checks for console errors and requests that leave
+The helpers are browsing.py here; every test checks for console errors and requests that leave
 the server. The server is the real one throughout: people at the table are seated through its
 API, in the house rules and in the round dealt (docs/api.md#people-at-the-table), and nothing
 of its answers is altered.
@@ -15,6 +15,8 @@ import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+
+from cardwar import Round, Rules
 
 from browsing import (  # the browser tests' helpers
     DESKTOP,
@@ -32,9 +34,7 @@ from browsing import (  # the browser tests' helpers
     resume_with,
     settle,
 )
-from cardwar import Round, Rules
-
-from conftest import LiveServer
+from live import LiveServer
 
 # -- helpers of this file ----------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 Chromium: who sits at the table and their names, the draws a set of rules makes, the chance
 meter's reason and its Hide button, the share link and the tally per name.
 
-The helpers are tests/browsing.py, and a few of this file's own below; every test checks for
+The helpers are tests/browser/browsing.py, and a few of this file's own below; every test checks for
 console errors and requests that leave the server, and audits the states it reaches against
 WCAG 2.1 AA.
 
@@ -34,8 +34,7 @@ from browsing import (  # the browser tests' helpers
     press,
     settle,
 )
-
-from conftest import HANG_S, LiveServer
+from live import HANG_S, LiveServer
 
 QUICK = {"hand_size": 4, "battle_limit": 40}  # rounds of a few battles
 SIDEWAYS: dict[str, Any] = {**PHONE, "viewport": {"width": 740, "height": 375}}

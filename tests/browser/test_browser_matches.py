@@ -1,6 +1,6 @@
 """Matches, timed rounds, Play to end, and looking back at a round, in Debian's Chromium.
 
-The helpers (a page per player, the axe audit, the House rules panel) are tests/browsing.py, the
+The helpers (a page per player, the axe audit, the House rules panel) are browsing.py here, the
 same the table's own browser tests use; every test here checks for console errors and requests
 that leave the server, and audits each state it reaches against WCAG 2.1 AA.
 """
@@ -19,6 +19,9 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
 
+from cardwar import Round, Rules
+from cardwar.web import Settings, create_app
+
 from browsing import (  # the browser tests' helpers, shared rather than copied
     DESKTOP,
     PHONE,
@@ -31,10 +34,7 @@ from browsing import (  # the browser tests' helpers, shared rather than copied
     resume_with,
     settle,
 )
-from cardwar import Round, Rules
-from cardwar.web import Settings, create_app
-
-from conftest import HANG_S, LiveServer
+from live import HANG_S, LiveServer
 
 HANG_MS = HANG_S * 1000  # Playwright counts in milliseconds
 

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
+from cardwar import Round, Rules
+
 from browsing import (  # the browser tests' helpers
     DESKTOP,
     DEVICES,
@@ -34,9 +36,7 @@ from browsing import (  # the browser tests' helpers
     seed_next_deals,
     settle,
 )
-from cardwar import Round, Rules
-
-from conftest import LiveServer
+from live import LiveServer
 
 
 def test_the_audit_can_fail(browser: Browser, shared_server: LiveServer) -> None:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from cardwar.web.assets import IMMUTABLE, worker_script
 from cardwar.web.settings import STATIC
 
-from conftest import ClientFactory
+from helpers import ClientFactory
 
 VERSIONED = re.compile(r'(?:href|src)="(/static/v/([0-9a-f]{16})/([^"]+))"')
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import httpx2 as httpx
 
-from conftest import HANG_S, LiveServer
+from live import HANG_S, LiveServer
 
 ENDLESS = {"battle_limit": None, "gather": "table", "war_down": 0}
 

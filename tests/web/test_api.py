@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from cardwar import PRESETS, Round, Rules
 from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
 
-from conftest import ClientFactory, LiveServer
-from helpers import LongRunGate, RoundWaiters, scores
+from helpers import ClientFactory, LongRunGate, RoundWaiters, scores
+from live import LiveServer
 
 EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 
@@ -588,7 +588,7 @@ def test_the_page_and_its_files_are_served_and_light(client: TestClient) -> None
     (manifest,) = [url for url in named if url.endswith(".webmanifest")]
     icons = [urljoin(manifest, icon["src"]) for icon in client.get(manifest).json()["icons"]]
     fetched = {"/", "/sw.js", *named, *json.loads(kept[1]), *icons}
-    static = Path(__file__).parent.parent / "src" / "cardwar" / "web" / "static"
+    static = Path(__file__).parents[2] / "src" / "cardwar" / "web" / "static"
     for module in static.glob("*.js"):  # the first load fetches every module the page imports
         for name in re.findall(
             r'^(?:import|export)\b[^;"]*"\./([\w/-]+\.js)";', module.read_text(), re.M

@@ -1,7 +1,7 @@
 """Golden transcripts: seeded rounds of every preset, told by `cardwar round`, diffed line by line.
 
 After a deliberate change to the rules or the wording, rewrite them with
-`UPDATE_GOLDEN=1 python3 dev.py test tests/test_golden.py` and read the diff before committing.
+`UPDATE_GOLDEN=1 python3 dev.py test tests/core/test_golden.py` and read the diff before committing.
 """
 
 import difflib

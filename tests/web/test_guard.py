@@ -24,8 +24,8 @@ from cardwar.web.errors import RateLimited
 from cardwar.web.limits import Estimates
 from cardwar.web.workers import statistics
 
-from conftest import HANG_S, ClientFactory, LiveServer
-from helpers import LongRunGate, RoundWaiters, scores
+from helpers import ClientFactory, LongRunGate, RoundWaiters, scores
+from live import HANG_S, LiveServer
 
 ENDLESS = {"battle_limit": None, "gather": "table", "war_down": 0}  # seed 39: 3,000,000+ battles
 
@@ -194,7 +194,7 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
 
 def test_the_page_has_no_inline_script_or_style() -> None:
     """The CSP forbids inline script and style, so the page must need none."""
-    html = (Path(__file__).parent.parent / "src/cardwar/web/static/index.html").read_text()
+    html = (Path(__file__).parents[2] / "src/cardwar/web/static/index.html").read_text()
     assert not re.search(r"<script(?![^>]*\bsrc=)", html)
     assert "<style" not in html and " style=" not in html and " on" + "click=" not in html
 

@@ -28,8 +28,7 @@ from browsing import (  # the browser tests' helpers
     resume_with,
     settle,
 )
-
-from conftest import LiveServer
+from live import LiveServer
 
 SIDEWAYS: dict[str, Any] = {
     "viewport": {"width": 740, "height": 375},

@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Response, Route, expect
 
 from browsing import DESKTOP, button, open_page, press, settle
-
-from conftest import HANG_S, LiveServer
+from live import HANG_S, LiveServer
 
 HANG_MS = HANG_S * 1000  # Playwright counts in milliseconds
 

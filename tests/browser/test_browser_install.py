@@ -13,8 +13,7 @@ from urllib.parse import urljoin
 from playwright.sync_api import Browser, Page, Request, expect
 
 from browsing import DESKTOP, PHONE, Watch, audit, open_page, press
-
-from conftest import LiveServer
+from live import LiveServer
 
 # The page's own requests while the server cannot be reached fail, as they should; Chromium logs
 # each failed load as a console error, which these tests expect and nothing else.
