@@ -115,3 +115,18 @@ def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
         run("serve", "--port", "70000")
     assert caught.value.code == 2
     assert "70000 is out of range, must be 1..65535" in capsys.readouterr().err
+
+
+def test_round_starts_without_the_web_stack_or_numba() -> None:
+    """Each command adds its own options; only `serve` and `simulate` load what they need, when
+    they run: `cardwar round` imports neither numba nor the web stack."""
+    script = (
+        "import io, sys\n"
+        "from rich.console import Console\n"
+        "from cardwar.cli import main\n"
+        "assert main(['round', '--seed', '1'], Console(file=io.StringIO())) == 0\n"
+        "print(sorted(m for m in ('numba', 'uvicorn', 'fastapi') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -7,20 +7,22 @@ and this command shows how that goes on a first run.
 
 from __future__ import annotations
 
+import argparse
 import socket
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from cardwar.cli.shared import print_line
+from cardwar.cli.shared import days, port, print_line, whole
 from cardwar.sim.warm import FIRST_RUN_S
-from cardwar.web import Settings, create_app
+from cardwar.web import Settings
 from cardwar.web.settings import LOOPBACK_HOSTS
 
+SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
 WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
 PREPARING = f"cardwar: preparing the simulator, first run only: about {FIRST_RUN_S} s"
 
@@ -98,6 +100,10 @@ def serve(
             f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
             "reach it on your network can play here"
         )
+    import uvicorn  # the web stack loads only when asked to serve
+
+    from cardwar.web.app import create_app
+
     app = create_app(settings, starting=Start(out, said))
     uvicorn.run(
         app,
@@ -109,3 +115,76 @@ def serve(
         timeout_graceful_shutdown=settings.grace_s,
     )
     return 0
+
+
+def add_parser(commands: Any) -> None:
+    """`cardwar serve` and its options, among the `commands` of `cardwar`."""
+    serve = commands.add_parser(
+        "serve",
+        help="start the web game",
+        description=textwrap.fill(
+            "Start the web game in your browser: you against the computer, or people at one "
+            "device. It prepares the simulator before it answers (a first run compiles it). "
+            "Rounds, house rules and scoreboards are kept in one SQLite file, readable by you "
+            "only; nothing leaves this machine. The server protects itself: it ends every round "
+            f"at a safety cap of battles, reads no body over {SERVER.max_body // 1024} KB, "
+            "answers only to its own addresses, limits how fast each browser deals new rounds, "
+            "and removes rounds nobody has touched for a while. SIGTERM or Ctrl+C stops it "
+            "within 10 seconds, losing no answered battle.",
+            width=79,
+        ),
+    )
+    serve.add_argument(
+        "--host",
+        default=SERVER.listen_host,
+        help=f"address to listen on (default: {SERVER.listen_host}, this computer only); "
+        "0.0.0.0 lets other devices on your network play, and is warned about",
+    )
+    serve.add_argument(
+        "--port", type=port, default=SERVER.port, help=f"port to listen on ({SERVER.port})"
+    )
+    serve.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the SQLite file for rounds and scores (default: $CARDWAR_DB or ./cardwar.db)",
+    )
+    serve.add_argument(
+        "--max-battles",
+        type=whole(1, Settings.max_cap),
+        default=SERVER.max_battles,
+        metavar="N",
+        help="safety cap: end every round after N battles, even one whose rules have no "
+        f"battle limit, as a battle-limit ending (default: {SERVER.max_battles})",
+    )
+    serve.add_argument(
+        "--keep-days",
+        type=days,
+        default=SERVER.keep_days,
+        metavar="DAYS",
+        help="remove rounds, finished or abandoned, that nobody has touched for DAYS days; "
+        f"scoreboards keep their totals (default: {SERVER.keep_days:g})",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer requests addressed to NAME (a host name this computer is reached "
+        "by); may be given more than once",
+    )
+    serve.set_defaults(run=run)
+
+
+def run(out: Console, args: argparse.Namespace) -> int:
+    """`cardwar serve` with the options parsed."""
+    return serve(
+        out,
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        max_battles=args.max_battles,
+        keep_days=args.keep_days,
+        allow_hosts=args.allow_host,
+    )

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardwar.errors import CardwarError
-from cardwar.rules import Rules
+from cardwar.rules import PRESETS, Rules, describe_fields
 
 # The flag of each field a library error may open its message with.
 FLAGS = {
@@ -161,3 +161,41 @@ class OldName(argparse.Action):
         old, new = option_string, self.new
         sys.stderr.write(f"cardwar: {old} is the old name of {new}: it works, but say {new} now\n")
         setattr(namespace, self.dest, values)
+
+
+PRESET_HELP = {
+    "classic": "the classic table: 1 down, a player short of cards loses, a draw at 500 battles",
+    "traditional": "3 down (W-A-R), a player short fights on with the last card, no limit",
+    "peace": "classic, but the lowest card wins",
+    "timed": "traditional with a 10-minute clock; then the biggest pile wins",
+    "short": "classic with 13 cards each",
+}
+FIELD_HELP = {
+    "players": "players at the table, you first",
+    "hand_size": "cards dealt to each (null: the deck shared out; at most 52 // players)",
+    "war_down": "cards face down in a war (3 spells W-A-R)",
+    "shortage": "a war player short of cards loses the round, or fights on with the last card",
+    "battle_limit": "battles before the round stops (null: no limit)",
+    "limit_outcome": "at the battle limit: a draw, or the biggest pile wins",
+    "time_limit_s": "seconds on the clock (null: no clock); then the biggest pile wins",
+    "low_wins": "Peace: the lowest card wins",
+    "gather": "the order won cards go under the winner's pile (natural: picked up as they lie)",
+}
+
+
+def rules_help() -> str:
+    """The presets and rule fields, with the values each allows, for `cardwar round --help`."""
+    lines = ["presets (--preset):"]
+    lines += [f"  {name:<12} {PRESET_HELP[name]}" for name in PRESETS]
+    lines += ["", "rule fields (--rules JSON), classic value in brackets:"]
+    for name, field in describe_fields().items():
+        if "choices" in field:
+            allowed = " | ".join(json.dumps(choice) for choice in field["choices"])
+        else:
+            allowed = f"{field['min']}..{field['max']}"
+        if field["nullable"]:
+            allowed = f"null or {allowed}"
+        lines.append(f"  {name:<14} {allowed} [{json.dumps(field['default'])}]")
+        lines.append(f"  {'':<14} {FIELD_HELP[name]}")
+    lines += ["", "docs/rules.md tells every rule as a player meets it at the table."]
+    return "\n".join(lines)

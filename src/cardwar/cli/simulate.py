@@ -1,156 +1,141 @@
-"""`cardwar simulate`: the command line's adapter for the fast simulator (parsing is in
-`cardwar.cli`; the work is in `sim.runs.run` and `sim.runs.cluster`; this prints). `--enumerate` is
-`cli.exact`; `--deals` is `play_deals_file` below, over `sim.runs.deals`."""
+"""`cardwar simulate`: its options, and the dispatch to the work (`cli.runs` for random rounds
+and `--deals`, `cli.exact` for `--enumerate`), which loads the simulator only when asked."""
 
 from __future__ import annotations
 
-import json
-import secrets
-import time
+import argparse
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
-from cardwar.cli.exact import exact_command
-from cardwar.cli.progress import progress_bar
-from cardwar.cli.shared import (
-    OptionError,
-    chosen_rules,
-    load_json,
-    print_line,
-    record_line,
-    rows_of_endings,
-)
+from cardwar.cli.shared import OldName, rules_help, whole
 from cardwar.engine import MAX_SEED
-from cardwar.rules import Rules
-from cardwar.sim.exact.deck import SmallDeck
-from cardwar.sim.runs.deals import play_deal_lines
-from cardwar.sim.runs.hands import Hands
-from cardwar.sim.runs.run import (
-    check_records,
-    check_workers,
-    records_of,
-    simulate,
-    workers_available,
-)
-from cardwar.text import seat_names
+from cardwar.rules import PRESETS
+from cardwar.sim import MAX_RECORDS
 
 
-def simulate_command(
-    out: Console,
-    *,
-    preset: str = "classic",
-    rules_json: str | None = None,
-    rounds: int = 100_000,
-    seed: int | None = None,
-    workers: int | None = None,
-    as_json: bool = False,
-    enumerate_deck: str | None = None,
-    deals_file: Path | None = None,
-    dask: str | None = None,
-    hands_json: str | None = None,
-    records: int | None = None,
-    checkpoint: Path | None = None,
-    sequences: str | None = None,
-    every_sequence: bool = False,
-) -> int:
-    """Run `cardwar simulate` and print what it found; returns the exit status."""
-    rules = chosen_rules(preset, rules_json)
-    workers = check_workers(workers if workers is not None else workers_available())
-    if records is not None:  # argparse has refused 0 (`whole(1, MAX_RECORDS)`)
-        check_records(records)
-    enumerating = enumerate_deck is not None
-    for option, given in (
-        ("--checkpoint", checkpoint is not None),
-        ("--sequences", sequences is not None),
-        ("--every-sequence", every_sequence),
-    ):
-        if given and not enumerating:
-            raise OptionError(f"{option}: belongs with --enumerate")
-    if deals_file is not None:
-        for option, value in (("--dask", dask), ("--hands", hands_json), ("--records", records)):
-            if value is not None:
-                raise OptionError(
-                    f"{option}: is for --rounds and --enumerate runs, not --deals files"
-                )
-        return play_deals_file(out, rules, deals_file, seed or 0, workers)
-    if enumerating:
-        if hands_json is not None:
-            raise OptionError(
-                "--hands: deals the given hands at random; --enumerate deals them all"
-            )
-        deck = SmallDeck.parse(enumerate_deck or "")
-        if rules_json is None or "battle_limit" not in load_json("--rules", rules_json):
-            rules = Rules.from_dict({"battle_limit": None}, base=rules)  # so loops show
-        return exact_command(
-            out, rules, deck, as_json=as_json, dask=dask, workers=workers, sequences=sequences,
-            every_sequence=every_sequence, records=records, checkpoint=checkpoint,
-        )  # fmt: skip
-    hands = (
-        None if hands_json is None else Hands.parse(load_json("--hands", hands_json), rules.players)
+def add_parser(commands: Any) -> None:
+    """`cardwar simulate` and its options, among the `commands` of `cardwar`."""
+    sim = commands.add_parser(
+        "simulate",
+        help="play many rounds on the fast simulator and sum them up",
+        description=textwrap.fill(
+            "Play many rounds on the fast simulator, a second implementation of the rules held "
+            "round by round to the readable engine, on every core; a progress bar while it runs, "
+            "then a table of outcomes, endings, battles and wars a round (or one JSON object with "
+            "--json). A seed gives the same figures on any machine. --enumerate plays every deal "
+            "of a small deck instead, and --deals the deals in a file. Rounds take no time here, "
+            "so a clock never runs out.",
+            width=79,
+        ),
+        epilog=rules_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    started = time.perf_counter()
-    with progress_bar(rounds, "Playing rounds") as advance:
-        if dask is not None:
-            from cardwar.sim.runs.cluster import simulate_on_dask
+    sim.add_argument(
+        "--preset", default="classic", choices=list(PRESETS), help="rules to start from (classic)"
+    )
+    sim.add_argument("--rules", metavar="JSON", help="rule fields that override the preset")
+    sim.add_argument(
+        "--rounds",
+        type=whole(1, 10**12),
+        default=100_000,
+        metavar="N",
+        help="rounds to play, each on its own random deal (default: 100000)",
+    )
+    sim.add_argument(
+        "--games", dest="rounds", type=whole(1, 10**12), action=OldName, new="--rounds",
+        help=argparse.SUPPRESS,
+    )  # fmt: skip
+    sim.add_argument(
+        "--seed",
+        type=whole(0, MAX_SEED),
+        metavar="S",
+        help="seed of the run (default: a fresh random seed, printed so you can run it again)",
+    )
+    sim.add_argument(
+        "--workers",
+        type=whole(1, 1024),
+        metavar="N",
+        help="threads to play on (default: every core of this machine)",
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    kind = sim.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--enumerate",
+        metavar="RANKSxSUITS",
+        help="play every deal of a small deck once instead, such as 8x1 or 4x3 (a deal and its "
+        "mirror once where they are the same game); with no battle limit unless --rules sets "
+        "one, so loops show",
+    )
+    kind.add_argument(
+        "--deals",
+        type=Path,
+        metavar="FILE",
+        help="play the deals in FILE instead, one JSON deal a line (one pile per seat, top card "
+        "first), and print one JSON result a line",
+    )
+    sim.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="spread the run over the Dask cluster at ADDRESS (needs cardwar[dask]); the same "
+        "result as here for the same seed",
+    )
+    sim.add_argument(
+        "--hands",
+        metavar="JSON",
+        help="the cards each seat starts with, one entry per seat, each a list of card codes or "
+        '"rest" (the cards no other seat names): \'[["AS","AH","AD","AC"], "rest"]\'; every '
+        "round deals them, each seat's in a fresh random order",
+    )
+    sim.add_argument(
+        "--records",
+        type=whole(1, MAX_RECORDS),
+        metavar="K",
+        help="also print the K longest rounds, each with its deal, which cardwar round --deal "
+        "plays again (with shuffled returns, from the same deal but with its own shuffles)",
+    )
+    sim.add_argument(
+        "--checkpoint",
+        type=Path,
+        metavar="FILE",
+        help="with --enumerate: keep the run in FILE as it goes; Ctrl+C stops it between two "
+        "batches, and the same command resumes it where it stopped",
+    )
+    sim.add_argument(
+        "--sequences",
+        metavar="FIRST:STOP",
+        help="with --enumerate: only the deck's rank sequences FIRST to STOP - 1, in "
+        "lexicographic order (a shard of the job)",
+    )
+    sim.add_argument(
+        "--every-sequence",
+        action="store_true",
+        help="with --enumerate: play every sequence, mirrors too (a deal and its mirror are "
+        "otherwise played once where they are the same game)",
+    )
+    sim.set_defaults(run=run)
 
-            tally = simulate_on_dask(
-                dask, rules, rounds, seed, hands=hands, records=records or 0, progress=advance
-            )
-        else:
-            tally = simulate(
-                rules, rounds, seed, workers=workers, progress=advance, hands=hands,
-                records=records or 0,
-            )  # fmt: skip
-    seconds = time.perf_counter() - started
-    summary: dict[str, Any] = {
-        "rules": rules.to_dict(),
-        "seed": seed,
-        "workers": "dask" if dask is not None else workers,
-        **({} if hands is None else {"hands": hands.to_json()}),
-        **tally.to_dict(rules.players),
-        "seconds": round(seconds, 3),
-        "battles_per_second": round(tally.total_battles / seconds) if seconds > 0 else None,
-    }
-    if records is not None:
-        summary["records"] = records_of(rules, seed, tally, hands)
-    if as_json:
-        print_line(out, json.dumps(summary))
-    else:
-        name = preset if rules.preset_name == preset else f"{preset} with house rules"
-        title = f"cardwar simulate · {name} · seed {seed} · {rounds:,} rounds"
-        if hands is not None:
-            title += " · given hands"
-        out.print(summary_table(summary, seat_names(rules.players), title))
-        for number, record in enumerate(summary.get("records", []), 1):
-            out.print(
-                record_line(number, record, rules, f"round {record['game']:,}"), soft_wrap=True
-            )
-    return 0
 
+def run(out: Console, args: argparse.Namespace) -> int:
+    """`cardwar simulate` with the options parsed."""
+    from cardwar.cli.runs import simulate_command  # numba loads only when asked
 
-def play_deals_file(out: Console, rules: Rules, path: Path, seed: int, workers: int) -> int:
-    """Play each deal of a JSON-lines file on every core; print one JSON result a line."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise OptionError(f"--deals {path}: cannot be read ({error.strerror})") from None
-    play_deal_lines(rules, data, out.file.write, seed=seed, workers=workers)
-    out.file.flush()
-    return 0
-
-
-def summary_table(summary: dict[str, Any], names: tuple[str, ...], title: str) -> Table:
-    """A run's figures as a Rich table."""
-    table = Table(title=title, show_header=False)
-    table.add_column(style="bold")
-    table.add_column(justify="right")
-    rows_of_endings(table, summary, names, summary["rounds"])
-    table.add_row("seconds", f"{summary['seconds']:.2f}")
-    speed = summary["battles_per_second"]
-    table.add_row("battles a second", f"{speed:,}" if speed is not None else "-")
-    return table
+    return simulate_command(
+        out,
+        preset=args.preset,
+        rules_json=args.rules,
+        rounds=args.rounds,
+        seed=args.seed,
+        workers=args.workers,
+        as_json=args.json,
+        enumerate_deck=args.enumerate,
+        deals_file=args.deals,
+        dask=args.dask,
+        hands_json=args.hands,
+        records=args.records,
+        checkpoint=args.checkpoint,
+        sequences=args.sequences,
+        every_sequence=args.every_sequence,
+    )
