@@ -17,163 +17,24 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardwar import persist
 from cardwar.engine import Round
 from cardwar.web.seats import Seat, seats_from_json, seats_json
-
-ROUNDS = """
-CREATE TABLE IF NOT EXISTS rounds (
-    id         TEXT PRIMARY KEY,
-    player     TEXT,
-    rules      TEXT    NOT NULL,
-    seed       INTEGER NOT NULL,
-    deal       TEXT,
-    battles    INTEGER NOT NULL DEFAULT 0,
-    time_up    INTEGER NOT NULL DEFAULT 0,
-    winner     INTEGER,
-    reason     TEXT,
-    created_at REAL    NOT NULL,
-    updated_at REAL    NOT NULL,
-    snapshot   TEXT
-);
-CREATE INDEX IF NOT EXISTS rounds_by_player ON rounds (player, created_at);
-CREATE INDEX IF NOT EXISTS rounds_by_age ON rounds (updated_at);
-CREATE TABLE IF NOT EXISTS meta (
-    key   TEXT PRIMARY KEY,
-    value BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS matches (
-    id         TEXT PRIMARY KEY,
-    player     TEXT,
-    best_of    INTEGER NOT NULL,
-    rules      TEXT    NOT NULL,
-    seed       INTEGER NOT NULL DEFAULT 0,
-    winners    TEXT    NOT NULL DEFAULT '[]',
-    winner     INTEGER,
-    created_at REAL    NOT NULL,
-    updated_at REAL    NOT NULL
-);
-CREATE INDEX IF NOT EXISTS matches_by_age ON matches (updated_at);
-CREATE INDEX IF NOT EXISTS matches_by_player ON matches (player, created_at);
-"""
-# Columns later versions added to tables an older file already has.
-ADDED_COLUMNS = {
-    "rounds": {"snapshot": "TEXT", "match_id": "TEXT", "cap": "INTEGER", "seats": "TEXT"},
-    "matches": {"seed": "INTEGER NOT NULL DEFAULT 0", "seats": "TEXT"},
-    "players": {
-        "matches_won": "INTEGER NOT NULL DEFAULT 0",
-        "matches_lost": "INTEGER NOT NULL DEFAULT 0",
-        "best_of": "INTEGER NOT NULL DEFAULT 1",
-        "seats": "TEXT",
-    },
-}
-PLAYERS = """
-CREATE TABLE players (
-    id          TEXT PRIMARY KEY,
-    house_rules TEXT,
-    won         INTEGER NOT NULL DEFAULT 0,
-    lost        INTEGER NOT NULL DEFAULT 0,
-    drawn       INTEGER NOT NULL DEFAULT 0,
-    updated_at  REAL    NOT NULL,
-    matches_won  INTEGER NOT NULL DEFAULT 0,
-    matches_lost INTEGER NOT NULL DEFAULT 0,
-    best_of      INTEGER NOT NULL DEFAULT 1
-);
-CREATE INDEX players_by_age ON players (updated_at);
-"""
-# A file from before players had totals counted its scoreboards from the rounds themselves.
-BACKFILL = """
-INSERT INTO players (id, won, lost, drawn, updated_at)
-SELECT player, SUM(winner IS NOT NULL AND winner = 0), SUM(winner IS NOT NULL AND winner != 0),
-       SUM(reason IS NOT NULL AND winner IS NULL), MAX(updated_at)
-FROM rounds WHERE player IS NOT NULL GROUP BY player
-"""
-# A tally per person's name (`key`: the name case aside, `name`: as last written), per browser.
-PEOPLE = """
-CREATE TABLE people (
-    player TEXT    NOT NULL,
-    key    TEXT    NOT NULL,
-    name   TEXT    NOT NULL,
-    won    INTEGER NOT NULL DEFAULT 0,
-    lost   INTEGER NOT NULL DEFAULT 0,
-    drawn  INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (player, key)
-);
-"""
-# A file from before names had only "You" at seat 0: its scoreboards are You's tallies.
-PEOPLE_BACKFILL = """
-INSERT INTO people (player, key, name, won, lost, drawn)
-SELECT id, 'you', 'You', won, lost, drawn FROM players WHERE won + lost + drawn > 0
-"""
-
+from cardwar.web.store.rows import (
+    ROW_COLUMNS,
+    MatchRow,
+    MatchUpdate,
+    PersonScore,
+    RoundRow,
+    Scoreboard,
+    round_row,
+)
+from cardwar.web.store.schema import migrate
 
 SCORES = {"won": "won", "lost": "lost", "drawn": "drawn"}
-
-
-@dataclass(frozen=True, slots=True)
-class RoundRow:
-    """One stored round: its history, its snapshot if it has one, who plays it, when it was
-    dealt, and the match it belongs to, if any."""
-
-    id: str
-    player: str | None
-    history: dict[str, Any]
-    snapshot: dict[str, Any] | None
-    created_at: float
-    match_id: str | None = None
-    seats: tuple[Seat, ...] | None = None
-    """The seats in play, names filled in; None in a row from before seats."""
-
-
-@dataclass(frozen=True, slots=True)
-class PersonScore:
-    """Rounds one person, by name, won, lost and drew at one browser's table."""
-
-    name: str
-    won: int
-    lost: int
-    drawn: int
-
-
-@dataclass(frozen=True, slots=True)
-class Scoreboard:
-    """Finished rounds and matches of one player, from seat 0's side, and a score per person's
-    name."""
-
-    won: int
-    lost: int
-    drawn: int
-    matches_won: int = 0
-    matches_lost: int = 0
-    people: tuple[PersonScore, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRow:
-    """One stored match: its rules, its rounds' winners so far, and its rounds' ids."""
-
-    id: str
-    player: str | None
-    best_of: int
-    rules: dict[str, Any]
-    winners: tuple[int | None, ...]
-    rounds: tuple[str, ...]
-    seed: int
-    seats: tuple[Seat, ...] | None = None
-    """The four seats chosen for the match; None in a row from before seats."""
-
-
-@dataclass(frozen=True, slots=True)
-class MatchUpdate:
-    """A match after one of its rounds ended: every round's winner so far, and its winner."""
-
-    id: str
-    winners: tuple[int | None, ...]
-    winner: int | None
 
 
 def _private_file(path: Path) -> None:
@@ -216,30 +77,7 @@ class Store:
             # NORMAL in WAL mode: a committed battle survives the process being killed.
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(ROUNDS)
-            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
-            if "players" not in tables:
-                self._db.executescript(f"BEGIN; {PLAYERS}; {BACKFILL}; COMMIT;")
-            for table, added in ADDED_COLUMNS.items():
-                columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                for column, kind in added.items():
-                    if column not in columns:
-                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-            if "people" not in tables:
-                self._db.executescript(f"BEGIN; {PEOPLE}; {PEOPLE_BACKFILL}; COMMIT;")
-            self._fill_snapshots()
-
-    def _fill_snapshots(self) -> None:
-        # A file from before snapshots: rebuild each of its rounds once, here at start-up, so
-        # that no request ever has to replay one.
-        rows = self._db.execute(
-            f"SELECT {ROW_COLUMNS} FROM rounds WHERE snapshot IS NULL"
-        ).fetchall()
-        for row in rows:
-            snapshot = persist.snapshot(persist.from_history(_row(row).history))
-            self._db.execute(
-                "UPDATE rounds SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), row[0])
-            )
+            migrate(self._db)
 
     def close(self) -> None:
         """Close the database file (`open` opens it again)."""
@@ -330,16 +168,9 @@ class Store:
                     ),
                 )
                 if score is not None:
-                    column = SCORES[score]  # one of three fixed column names
-                    self._db.execute(
-                        f"INSERT INTO players (id, {column}, updated_at)"
-                        " SELECT player, 1, ? FROM rounds WHERE id = ? AND player IS NOT NULL"
-                        f" ON CONFLICT (id) DO UPDATE SET {column} = {column} + 1,"
-                        " updated_at = excluded.updated_at",
-                        (now, round_id),
-                    )
+                    self._count_for_player(SCORES[score], "rounds", round_id, now)
                 for name, result in people:
-                    self._tally(round_id, name, SCORES[result], now)
+                    self._score_person(round_id, name, SCORES[result], now)
                 if match is not None:
                     self._db.execute(
                         "UPDATE matches SET winners = ?, winner = ?, updated_at = ? WHERE id = ?",
@@ -347,20 +178,14 @@ class Store:
                     )
                     if match.winner is not None:
                         column = "matches_won" if match.winner == 0 else "matches_lost"
-                        self._db.execute(
-                            f"INSERT INTO players (id, {column}, updated_at)"
-                            " SELECT player, 1, ? FROM matches WHERE id = ? AND player IS NOT NULL"
-                            f" ON CONFLICT (id) DO UPDATE SET {column} = {column} + 1,"
-                            " updated_at = excluded.updated_at",
-                            (now, match.id),
-                        )
+                        self._count_for_player(column, "matches", match.id, now)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def _tally(self, round_id: str, name: str, column: str, now: float) -> None:
-        # Inside update's transaction. The player is touched too: a tally lives as long as
+    def _score_person(self, round_id: str, name: str, column: str, now: float) -> None:
+        # Inside update's transaction. The player is touched too: a score lives as long as
         # the player's row (pruning forgets both together).
         self._db.execute(
             f"INSERT INTO people (player, key, name, {column})"
@@ -369,11 +194,19 @@ class Store:
             " name = excluded.name",
             (name.casefold(), name, round_id),
         )
+        self._count_for_player(None, "rounds", round_id, now)
+
+    def _count_for_player(self, column: str | None, source: str, row_id: str, now: float) -> None:
+        # Inside a write's transaction: one more in `column` (one of the players table's fixed
+        # column names; None only touches the row) for the player of row `row_id` of `source`
+        # ("rounds" or "matches"), made if the player has no row yet.
+        count, added = ("", "") if column is None else (f", {column}", ", 1")
+        more = "" if column is None else f"{column} = {column} + 1, "
         self._db.execute(
-            "INSERT INTO players (id, updated_at)"
-            " SELECT player, ? FROM rounds WHERE id = ? AND player IS NOT NULL"
-            " ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at",
-            (now, round_id),
+            f"INSERT INTO players (id{count}, updated_at)"
+            f" SELECT player{added}, ? FROM {source} WHERE id = ? AND player IS NOT NULL"
+            f" ON CONFLICT (id) DO UPDATE SET {more}updated_at = excluded.updated_at",
+            (now, row_id),
         )
 
     def get(self, round_id: str) -> RoundRow | None:
@@ -383,7 +216,7 @@ class Store:
                 f"SELECT {ROW_COLUMNS} FROM rounds WHERE id = ?",
                 (round_id,),
             ).fetchone()
-        return None if row is None else _row(row)
+        return None if row is None else round_row(row)
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -556,31 +389,3 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
         return rounds, players
-
-
-ROW_COLUMNS = (
-    "id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap, seats"
-)
-
-
-def _row(row: tuple[Any, ...]) -> RoundRow:
-    """A RoundRow from the ROW_COLUMNS of a row."""
-    (round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap,
-     seats) = row  # fmt: skip
-    history = {
-        "rules": json.loads(rules),
-        "seed": seed,
-        "deal": None if deal is None else json.loads(deal),
-        "battles": battles,
-        "time_up": bool(time_up),
-        "cap": cap,  # the server's safety cap: a round it ended rebuilds as ended
-    }
-    return RoundRow(
-        round_id,
-        player,
-        history,
-        None if snapshot is None else json.loads(snapshot),
-        created_at,
-        match_id,
-        None if seats is None else seats_from_json(json.loads(seats)),
-    )
