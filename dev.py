@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The project's two commands, on any machine with Python 3.11+ and this repo.
 
-    python3 dev.py play   install everything into .venv, then start the game (prints the URL)
-    python3 dev.py test   install everything into .venv, then lint, type-check and run every test
+    python3 dev.py play   install the game into .venv, then start it (prints the URL)
+    python3 dev.py test   install the game and its test tools into .venv, then lint, type-check
+                          and run every test
 
 Only the standard library is used here, so it runs before anything is installed.
 """
@@ -34,18 +35,23 @@ def run(*command: str | Path) -> None:
         raise SystemExit(status)
 
 
-def install() -> None:
-    """Create .venv and install the project with its dev tools, unless already up to date."""
+def install(extras: str = "") -> None:
+    """Create .venv and install the project (with `extras`, such as "dev"), unless already up to
+    date: the game alone for `play`, the game and its test tools for `test`."""
     if sys.version_info < (3, 11):  # noqa: UP036 -- dev.py must explain itself on an old Python
         raise SystemExit(f"cardwar needs Python 3.11 or newer, this is {sys.version.split()[0]}")
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == wanted:
+    project = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    done = STAMP.read_text().split() if STAMP.exists() else []
+    # Installed with these extras, or with more (a venv with the test tools plays as well).
+    if done[:1] == [project] and (not extras or extras in done[1:]):
         return
     if not (BIN / "python").exists():
         print(f"+ creating {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "--editable", ".[dev]")
-    STAMP.write_text(wanted)
+    target = f".[{extras}]" if extras else "."
+    run(BIN / "python", "-m", "pip", "install", "--quiet", "--editable", target)
+    kept = {*done[1:], extras} - {""} if done[:1] == [project] else {extras} - {""}
+    STAMP.write_text(" ".join([project, *sorted(kept)]))
 
 
 def play(args: list[str]) -> None:
@@ -83,7 +89,7 @@ def ensure_chromium() -> None:
 
 def test(args: list[str]) -> None:
     """Formatting, lint, strict types on the core, then the whole pytest suite."""
-    install()
+    install("dev")
     ensure_chromium()
     run(BIN / "ruff", "format", "--check", ".")
     run(BIN / "ruff", "check", ".")
