@@ -1,11 +1,11 @@
-"""What stands in front of the app: the Host it answers to, the size and type of request bodies,
-and the headers every answer carries."""
+"""What stands in front of the app, as four pure ASGI middlewares: the headers every answer
+carries, the Host it answers to, the type of request bodies, and their size."""
 
 from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
 from cardwar.web.settings import Settings
@@ -44,20 +44,12 @@ def host_name(header: str) -> str:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
-class Guard:
-    """Pure ASGI middleware in front of the app.
+class SecurityHeaders:
+    """Adds the security headers to every answer (a refusal of the middleware inside included),
+    and `Cache-Control: no-store` to any that does not say otherwise."""
 
-    Refuses a Host the server does not listen on (400, against DNS rebinding), a state-changing
-    request whose body is not `application/json` (415), and a body over the cap (413, before it
-    is read whole: a body is read up to the cap and handed on from memory). Adds the security
-    headers to every answer, and `Cache-Control: no-store` to any that does not say otherwise.
-    """
-
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.hosts = {name.lower() for name in settings.hosts}
-        self.any_ip = settings.any_ip_host
-        self.max_body = settings.max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -72,37 +64,28 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
-        headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}
-        host = headers.get("host", b"").decode("latin-1")
-        if not self._host_ok(host_name(host)):
-            shown = host[:40] or "(none)"
-            await refuse(send_with_headers, 400, f"host: {shown} is not an address of this server")
-            return
-        if scope["method"] in CHANGES:
-            kind = headers.get("content-type", b"").decode("latin-1").split(";")[0].strip()
-            if kind.lower() != "application/json":
-                detail = "content-type: must be application/json (the body may be empty)"
-                await refuse(send_with_headers, 415, detail)
-                return
-            length = headers.get("content-length", b"").decode("latin-1").strip()
-            if length.isdigit() and int(length) > self.max_body:
-                await refuse(send_with_headers, 413, self._too_large())
-                return
-            body = bytearray()
-            while True:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return  # the client went away
-                body += message.get("body", b"")
-                if len(body) > self.max_body:
-                    await refuse(send_with_headers, 413, self._too_large())
-                    return
-                if not message.get("more_body", False):
-                    break
-            receive = replay(bytes(body), receive)
         await self.app(scope, receive, send_with_headers)
 
-    def _host_ok(self, name: str) -> bool:
+
+class KnownHosts:
+    """Refuses a Host the server does not listen on (400), against DNS rebinding: one of
+    `hosts`, or with `any_ip` any IP address."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str], any_ip: bool) -> None:
+        self.app = app
+        self.hosts = {name.lower() for name in hosts}
+        self.any_ip = any_ip
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            host = header(scope, "host")
+            if not self._known(host_name(host)):
+                shown = host[:40] or "(none)"
+                await refuse(send, 400, f"host: {shown} is not an address of this server")
+                return
+        await self.app(scope, receive, send)
+
+    def _known(self, name: str) -> bool:
         if name in self.hosts:
             return True
         if not self.any_ip:
@@ -113,8 +96,81 @@ class Guard:
             return False
         return True
 
+
+class JsonBodies:
+    """Refuses a state-changing request whose body is not `application/json` (415)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in CHANGES:
+            kind = header(scope, "content-type").split(";")[0].strip()
+            if kind.lower() != "application/json":
+                detail = "content-type: must be application/json (the body may be empty)"
+                await refuse(send, 415, detail)
+                return
+        await self.app(scope, receive, send)
+
+
+class BodyLimit:
+    """Refuses a state-changing request's body over `most` bytes (413) before it is read whole:
+    a body is read up to the cap and handed on from memory."""
+
+    def __init__(self, app: ASGIApp, most: int) -> None:
+        self.app = app
+        self.most = most
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in CHANGES:
+            await self.app(scope, receive, send)
+            return
+        length = header(scope, "content-length").strip()
+        if length.isdigit() and int(length) > self.most:
+            await refuse(send, 413, self._too_large())
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if len(body) > self.most:
+                await refuse(send, 413, self._too_large())
+                return
+            if not message.get("more_body", False):
+                break
+        await self.app(scope, replay(bytes(body), receive), send)
+
     def _too_large(self) -> str:
-        return f"body: larger than {self.max_body} bytes, the most this server reads"
+        return f"body: larger than {self.most} bytes, the most this server reads"
+
+
+class Guard:
+    """What stands in front of the app, four middlewares in Starlette's way, outermost first:
+    `SecurityHeaders`, `KnownHosts`, `JsonBodies`, `BodyLimit`. `app` is the app behind them."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self._outermost = SecurityHeaders(
+            KnownHosts(
+                JsonBodies(BodyLimit(app, settings.max_body)),
+                settings.hosts,
+                settings.any_ip_host,
+            )
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._outermost(scope, receive, send)
+
+
+def header(scope: Scope, name: str) -> str:
+    """The request header `name` (lower case), or an empty string."""
+    wanted = name.encode("latin-1")
+    for key, value in scope["headers"]:
+        if key.lower() == wanted:
+            return bytes(value).decode("latin-1")
+    return ""
 
 
 def replay(body: bytes, receive: Receive) -> Receive:
