@@ -7,18 +7,22 @@ of the request for the `RequestRoute`s, which read their own request (`routing.p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
 from cardwar.web.assets import Assets
 from cardwar.web.limits import Limits
 from cardwar.web.matches import Matches
 from cardwar.web.players import PlayerIds, Players
 from cardwar.web.rounds import Rounds
+from cardwar.web.routing import parse
 from cardwar.web.settings import Settings
 from cardwar.web.workers import Worker
+
+Body = TypeVar("Body", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,15 @@ def current_player(request: Request) -> Player:
 def admit_write(what: str, request: Request, who: Player) -> None:
     """Count a write against its browser, its network address and the whole server."""
     services(request).limits.write(what, who.id, address(request))
+
+
+async def write(request: Request, model: type[Body], what: str) -> tuple[Body, Player]:
+    """The one idiom of a route that writes: its body read as `model` (422 naming the field if it
+    does not fit), its player, and the write counted (as `what`) against the rate limits."""
+    body = parse(model, await request.body())
+    who = current_player(request)
+    admit_write(what, request, who)
+    return body, who
 
 
 def cookie_key(request: Request) -> str:

@@ -6,8 +6,8 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from cardwar.web.deps import MatchesDep, admit_write, current_player, services
-from cardwar.web.routing import body_route, errors, parse
+from cardwar.web.deps import MatchesDep, services, write
+from cardwar.web.routing import body_route, errors
 from cardwar.web.schemas import MatchDealtOut, MatchOut, NewMatch, NoBody, seat_values
 
 router = APIRouter()
@@ -18,9 +18,7 @@ async def new_match(request: Request) -> JSONResponse:
     """Start a match of 1, 3 or 5 rounds under a preset and house rules, with the people and
     computers at its table, and deal its first round. Draws do not count: a drawn round is
     played again."""
-    body = parse(NewMatch, await request.body())
-    who = current_player(request)
-    admit_write("new matches", request, who)
+    body, who = await write(request, NewMatch, "new matches")
     server = services(request)
     dealt = await run_in_threadpool(
         server.matches.create, who.id, best_of=body.best_of, preset=body.preset,
@@ -36,9 +34,7 @@ async def new_match(request: Request) -> JSONResponse:
 async def next_round(request: Request) -> JSONResponse:
     """Deal the match's next round: refused (409) once the match is over, or while its
     last round is still being played."""
-    parse(NoBody, await request.body())
-    who = current_player(request)
-    admit_write("new rounds", request, who)
+    _, who = await write(request, NoBody, "new rounds")
     match_id: str = request.path_params["match_id"]
     server = services(request)
     dealt = await run_in_threadpool(server.matches.next_round, match_id, who.id)

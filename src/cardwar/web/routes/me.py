@@ -15,11 +15,10 @@ from cardwar.web.deps import (
     CurrentPlayer,
     Services,
     ServicesDep,
-    admit_write,
-    current_player,
     services,
+    write,
 )
-from cardwar.web.routing import body_route, errors, parse
+from cardwar.web.routing import body_route, errors
 from cardwar.web.schemas import ChooseHouseRules, HouseRulesOut, MeOut, seat_values
 from cardwar.web.seats import Seat, seats_json
 
@@ -82,9 +81,7 @@ async def choose_house_rules(request: Request) -> JSONResponse:
     """Check and remember a preset and rule overrides, the match length and who sits at the
     table; the page deals its next rounds with them. Remembered per browser, like the
     scoreboard."""
-    body = parse(ChooseHouseRules, await request.body())
-    who = current_player(request)
-    admit_write("house rules", request, who)
+    body, who = await write(request, ChooseHouseRules, "house rules")
     server = services(request)
     chosen, best_of, seats = await run_in_threadpool(
         functools.partial(

@@ -10,7 +10,13 @@ from fastapi import Path as FastPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from cardwar.web.deps import LimitsDep, RoundsDep, admit_write, cookie_key, current_player, services
+from cardwar.web.deps import (
+    LimitsDep,
+    RoundsDep,
+    cookie_key,
+    services,
+    write,
+)
 from cardwar.web.errors import RateLimited
 from cardwar.web.routing import body_route, errors, parse
 from cardwar.web.schemas import (
@@ -75,9 +81,7 @@ async def play(request: Request) -> Response:
 async def new_round(request: Request) -> JSONResponse:
     """Deal a round from a preset, rule overrides, a seed or an explicit deal, with the people
     and computers at its table."""
-    body = parse(NewRound, await request.body())
-    who = current_player(request)
-    admit_write("new rounds", request, who)
+    body, who = await write(request, NewRound, "new rounds")
     server = services(request)
     round_ = await run_in_threadpool(
         server.rounds.create, who.id, preset=body.preset, rules=body.rules, seed=body.seed,
