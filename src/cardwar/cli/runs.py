@@ -88,6 +88,27 @@ def simulate_command(
             out, rules, deck, as_json=as_json, dask=dask, workers=workers, sequences=sequences,
             every_sequence=every_sequence, records=records, checkpoint=checkpoint,
         )  # fmt: skip
+    return play_random_rounds(
+        out, rules, preset=preset, rounds=rounds, seed=seed, workers=workers, as_json=as_json,
+        dask=dask, hands_json=hands_json, records=records,
+    )  # fmt: skip
+
+
+def play_random_rounds(
+    out: Console,
+    rules: Rules,
+    *,
+    preset: str,
+    rounds: int,
+    seed: int | None,
+    workers: int,
+    as_json: bool,
+    dask: str | None,
+    hands_json: str | None,
+    records: int | None,
+) -> int:
+    """`cardwar simulate` of random rounds: play them here or on a Dask cluster, then print
+    their figures (and their longest rounds) as a table or one JSON object."""
     hands = (
         None if hands_json is None else Hands.parse(load_json("--hands", hands_json), rules.players)
     )

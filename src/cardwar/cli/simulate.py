@@ -82,6 +82,13 @@ def add_parser(commands: Any) -> None:
         help="spread the run over the Dask cluster at ADDRESS (needs cardwar[dask]); the same "
         "result as here for the same seed",
     )
+    add_run_options(sim)
+    add_exact_options(sim)
+    sim.set_defaults(run=run)
+
+
+def add_run_options(sim: argparse.ArgumentParser) -> None:
+    """The options of a run of random rounds: the hands dealt, and the longest rounds kept."""
     sim.add_argument(
         "--hands",
         metavar="JSON",
@@ -96,6 +103,10 @@ def add_parser(commands: Any) -> None:
         help="also print the K longest rounds, each with its deal, which cardwar round --deal "
         "plays again (with shuffled returns, from the same deal but with its own shuffles)",
     )
+
+
+def add_exact_options(sim: argparse.ArgumentParser) -> None:
+    """The options that go with `--enumerate` only."""
     sim.add_argument(
         "--checkpoint",
         type=Path,
@@ -115,7 +126,6 @@ def add_parser(commands: Any) -> None:
         help="with --enumerate: play every sequence, mirrors too (a deal and its mirror are "
         "otherwise played once where they are the same game)",
     )
-    sim.set_defaults(run=run)
 
 
 def run(out: Console, args: argparse.Namespace) -> int:
