@@ -48,8 +48,9 @@ class Starting(Protocol):
         """The server is about to answer: everything a page can ask for is prepared."""
 
 
-TELL_AFTER_S = 1.0
-"""A preparation still going after this long is told step by step (a cache load takes less)."""
+TELL_AFTER_S = 3.0
+"""A preparation still going after this long is told step by step (a cache load takes less, even
+on a busy machine; a first run compiles for about 20 s)."""
 
 
 async def prepare_simulator(starting: Starting | None, worker: Worker | None) -> None:
