@@ -142,6 +142,17 @@ class Tally:
         return tally
 
 
+def record_fields(row: np.ndarray) -> dict[str, Any]:
+    """One kept longest round's battles, wars and outcome as JSON values (a row of
+    `kernels.tally.REC_*`): what a run's records and an exact job's records both say of it."""
+    return {
+        "battles": int(row[K.REC_BATTLES]),
+        "wars": int(row[K.REC_WARS]),
+        "winner": None if row[K.REC_WINNER] < 0 else int(row[K.REC_WINNER]),
+        "reason": REASONS[int(row[K.REC_REASON])].value,
+    }
+
+
 def longest(records: np.ndarray, keep: int) -> np.ndarray:
     """The `keep` longest of `records` rows (unused rows, at -1 battles, left out): by battles,
     then the earlier game first."""

@@ -18,15 +18,10 @@ import numpy as np
 from cardwar.sim.exact.deck import SmallDeck, split_deal
 from cardwar.sim.exact.kernels import every_deal as E
 from cardwar.sim.exact.kernels.packed import bits_for
-from cardwar.sim.kernels.codes import REASONS
 from cardwar.sim.kernels.tally import (
-    REC_BATTLES,
     REC_GAME,
-    REC_REASON,
-    REC_WARS,
-    REC_WINNER,
 )
-from cardwar.sim.tally import Tally
+from cardwar.sim.tally import Tally, record_fields
 
 LISTED_LOOPS = 1000  # distinct loops listed one by one; all of them are counted by length
 
@@ -154,10 +149,7 @@ class ExactResults:
         row = self.ended.records[at]
         index = int(row[REC_GAME])
         return {
-            "battles": int(row[REC_BATTLES]),
-            "wars": int(row[REC_WARS]),
-            "winner": None if row[REC_WINNER] < 0 else int(row[REC_WINNER]),
-            "reason": REASONS[int(row[REC_REASON])].value,
+            **record_fields(row),
             "index": index,
             "deal": self.deck.deal_at(index),
         }

@@ -14,17 +14,12 @@ from cardwar.rules import Gather, Rules, Shortage
 from cardwar.sim import MAX_RECORDS
 from cardwar.sim.errors import RunError
 from cardwar.sim.kernels.codes import (
-    REASONS,
     rules_array,
 )
 from cardwar.sim.kernels.tally import (
     BATTLE_BINS,
     COUNTERS,
-    REC_BATTLES,
     REC_GAME,
-    REC_REASON,
-    REC_WARS,
-    REC_WINNER,
     RECORD,
     WAR_BINS,
 )
@@ -32,7 +27,7 @@ from cardwar.sim.kernels.workspace import workspace
 from cardwar.sim.runs.hands import Hands, no_hands
 from cardwar.sim.runs.kernels.classic import play_classic_parallel
 from cardwar.sim.runs.kernels.random_rounds import deal_round, play_rounds_parallel
-from cardwar.sim.tally import Tally
+from cardwar.sim.tally import Tally, record_fields
 
 BATCH = 50_000  # rounds between two progress reports
 
@@ -156,10 +151,7 @@ def records_of(
     plays again."""
     return [
         {
-            "battles": int(row[REC_BATTLES]),
-            "wars": int(row[REC_WARS]),
-            "winner": None if row[REC_WINNER] < 0 else int(row[REC_WINNER]),
-            "reason": REASONS[int(row[REC_REASON])].value,
+            **record_fields(row),
             "game": int(row[REC_GAME]),
             "deal": [
                 [card.code for card in pile]
