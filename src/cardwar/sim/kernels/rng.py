@@ -15,14 +15,32 @@ from cardwar.sim.kernels.workspace import RNG
 
 
 @njit(cache=True, inline="always")
-def next_random(ws: np.ndarray) -> np.uint64:
-    """The next 64 random bits of the generator in workspace `ws`."""
-    state = np.uint64(ws[RNG]) + np.uint64(0x9E3779B97F4A7C15)
-    ws[RNG] = np.int64(state)
+def splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """splitmix64, the one generator: the next state after `state`, and its 64 random bits (a
+    kernel that keeps the state in a register calls this; others `next_random`)."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
     z = state
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.uint64(z ^ (z >> np.uint64(31)))
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def seeded(seed: int, game: int) -> np.uint64:
+    """The generator's state for round number `game` of the run `seed`: independent of how
+    rounds are split up."""
+    state = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game)
+    state, _ = splitmix(state)
+    state, _ = splitmix(state)
+    return state
+
+
+@njit(cache=True, inline="always")
+def next_random(ws: np.ndarray) -> np.uint64:
+    """The next 64 random bits of the generator in workspace `ws`."""
+    state, bits = splitmix(np.uint64(ws[RNG]))
+    ws[RNG] = np.int64(state)
+    return bits
 
 
 @njit(cache=True, inline="always")
@@ -35,9 +53,7 @@ def below(ws: np.ndarray, n: int) -> int:
 def seed_game(ws: np.ndarray, seed: int, game: int) -> None:
     """Seed the generator of `ws` for round number `game` of a run: independent of how rounds
     are split up."""
-    ws[RNG] = np.int64(np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game))
-    next_random(ws)
-    next_random(ws)
+    ws[RNG] = np.int64(seeded(seed, game))
 
 
 @njit(cache=True, inline="always")

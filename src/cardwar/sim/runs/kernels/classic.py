@@ -38,20 +38,11 @@ from cardwar.sim.kernels.codes import (
     R_WAR_DOWN,
     RANKS,
 )
+from cardwar.sim.kernels.rng import seeded, splitmix
 from cardwar.sim.kernels.tally import keep_record, tally_result
 
 RING = 64  # a pile's bytes: a power of two of at least CARDS
 MASK = RING - 1
-
-
-@njit(cache=True, inline="always")
-def _random(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """splitmix64, as `rng.next_random`, on a state held in a register."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
@@ -73,13 +64,11 @@ def play_classic(
     top = RANKS - 1
     for game in range(first, last):
         # The deal: `rng.seed_game`, `random_rounds.random_deal`, with the generator in a register.
-        state = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(game)
-        state, _ = _random(state)
-        state, _ = _random(state)
+        state = seeded(seed, game)
         for i in range(CARDS):
             deck[i] = i
         for i in range(CARDS - 1, 0, -1):
-            state, bits = _random(state)
+            state, bits = splitmix(state)
             j = int(((bits >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
             deck[i], deck[j] = deck[j], deck[i]
         for i in range(hand):
