@@ -3,6 +3,8 @@ slow (first-run) preparation told step by step, and `cardwar serve`'s words for 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from io import StringIO
 from pathlib import Path
@@ -91,12 +93,19 @@ def test_serve_says_what_it_prepares_then_where_to_open_the_game() -> None:
 
 
 def test_every_kernel_family_a_page_reaches_is_prepared() -> None:
-    """After `prepare`, the chance meter's kernel and both statistics kernels (the classic
-    table's own and the general one) are compiled in this process."""
-    from cardwar.sim.runs.kernels.chances import chances
-    from cardwar.sim.runs.kernels.classic import play_classic_parallel
-    from cardwar.sim.runs.kernels.random_rounds import play_rounds_parallel
-
-    warm.prepare()
-    for kernel in (chances, play_classic_parallel, play_rounds_parallel):
-        assert kernel.signatures, kernel
+    """In a fresh process, `prepare` alone readies the chance meter's kernel and both statistics
+    kernels (the classic table's own and the general one): each has a compiled signature after
+    it, and none before."""
+    script = (
+        "from cardwar.sim import warm\n"
+        "from cardwar.sim.runs.kernels.chances import chances\n"
+        "from cardwar.sim.runs.kernels.classic import play_classic_parallel\n"
+        "from cardwar.sim.runs.kernels.random_rounds import play_rounds_parallel\n"
+        "kernels = (chances, play_classic_parallel, play_rounds_parallel)\n"
+        "before = [bool(kernel.signatures) for kernel in kernels]\n"
+        "warm.prepare()\n"
+        "print(before, [bool(kernel.signatures) for kernel in kernels])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[False, False, False] [True, True, True]"
