@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
@@ -139,3 +141,11 @@ def parse_cards(codes: Iterable[str]) -> list[Card]:
 def format_cards(cards: Sequence[Card]) -> str:
     """Cards as codes separated by spaces: `9S 2C KD`."""
     return " ".join(card.code for card in cards)
+
+
+def in_a_fresh_process(script: str) -> str:
+    """What `script` prints, run by this Python in a process of its own (nothing imported or
+    compiled yet); the test fails with its stderr if it fails."""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()

@@ -10,6 +10,8 @@ from rich.console import Console
 
 from cardwar.cli import main
 
+from helpers import in_a_fresh_process
+
 
 def run(*args: str) -> tuple[int, str]:
     """Run `cardwar ARGS` in-process; returns the exit status and what it printed."""
@@ -127,6 +129,4 @@ def test_round_starts_without_the_web_stack_or_numba() -> None:
         "assert main(['round', '--seed', '1'], Console(file=io.StringIO())) == 0\n"
         "print(sorted(m for m in ('numba', 'uvicorn', 'fastapi') if m in sys.modules))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert in_a_fresh_process(script) == "[]"

@@ -3,8 +3,6 @@ slow (first-run) preparation told step by step, and `cardwar serve`'s words for 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 from io import StringIO
 from pathlib import Path
@@ -19,6 +17,7 @@ from cardwar.web import Settings, create_app
 from cardwar.web import app as web_app
 from cardwar.web.settings import LOOPBACK_HOSTS
 
+from helpers import in_a_fresh_process
 from live import HANG_S
 
 
@@ -106,6 +105,4 @@ def test_every_kernel_family_a_page_reaches_is_prepared() -> None:
         "warm.prepare()\n"
         "print(before, [bool(kernel.signatures) for kernel in kernels])\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[False, False, False] [True, True, True]"
+    assert in_a_fresh_process(script) == "[False, False, False] [True, True, True]"
