@@ -31,6 +31,13 @@ MAX_SEED = 2**63 - 1
 _tuple_new = tuple.__new__
 
 
+def check_cap(cap: object) -> int | None:
+    """A safety cap on battles checked: None, or a whole number 1 or more (RoundError)."""
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+        raise RoundError(f"cap: must be a whole number 1 or more, not {quote(cap)}")
+    return cap
+
+
 def check_seed(seed: object) -> int:
     """The seed if it is a whole number in 0..2**63-1; raises SeedError naming it otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -71,6 +78,19 @@ def parse_deal(
     return piles
 
 
+def _dealt(
+    rules: Rules, rng: random.Random, deal: Sequence[Sequence[str | Card]] | None
+) -> list[list[int]]:
+    """The piles of a new round: `deal` checked, or a random deal from `rng` (the deck shuffled,
+    then dealt a card at a time round the table; cards beyond the hands are set aside)."""
+    if deal is not None:
+        return [[INDEX[c] for c in pile] for pile in parse_deal(deal, rules.players)]
+    order = list(range(52))
+    rng.shuffle(order)
+    size, players = rules.cards_per_hand, rules.players
+    return [order[seat : size * players : players] for seat in range(players)]
+
+
 class Round:
     """One round of War: play it a battle at a time with `play_battle()`."""
 
@@ -93,22 +113,15 @@ class Round:
         scouts, which are watched from outside)."""
         if not isinstance(rules, Rules):
             raise RoundError("rules: must be a Rules value")
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-            raise RoundError(f"cap: must be a whole number 1 or more, not {quote(cap)}")
         self.rules = rules
         self.seed = check_seed(seed)
-        self.cap = cap
+        self.cap = check_cap(cap)
         self._rng = random.Random(seed)
-        if deal is None:
-            order = list(range(52))
-            self._rng.shuffle(order)
-            size, players = rules.cards_per_hand, rules.players
-            piles = [order[seat : size * players : players] for seat in range(players)]
-            self.explicit_deal = False
-        else:
-            piles = [[INDEX[c] for c in pile] for pile in parse_deal(deal, rules.players)]
-            self.explicit_deal = True
+        piles = _dealt(rules, self._rng, deal)
+        self.explicit_deal = deal is not None
         self._deal: tuple[tuple[int, ...], ...] = tuple(tuple(pile) for pile in piles)
+        self.deal = tuple(tuple(DECK[c] for c in pile) for pile in piles)
+        """The piles as dealt, top card first."""
         self._piles: list[deque[int]] = [deque(pile) for pile in piles]
         self._zeros = (0,) * len(piles)
         self._table: list[int] = []
@@ -140,11 +153,6 @@ class Round:
         return tuple(tuple(DECK[c] for c in pile) for pile in self._piles)
 
     @property
-    def deal(self) -> tuple[tuple[Card, ...], ...]:
-        """The piles as dealt, top card first."""
-        return tuple(tuple(DECK[c] for c in pile) for pile in self._deal)
-
-    @property
     def table(self) -> tuple[Card, ...]:
         """Cards left on the table by a drawn war (empty unless the round ended `both_short`)."""
         return tuple(DECK[c] for c in self._table)
@@ -165,10 +173,7 @@ class Round:
 
     def play_battle(self) -> Battle:
         """Play one battle, wars included, and return its record."""
-        if self.outcome is not None:
-            raise RoundOverError(
-                f"the round is over ({self.outcome.reason.value}): start a new one"
-            )
+        _refuse_when_over(self.outcome)
         piles = self._piles
         if self._quick and len(piles) == 2 and piles[0] and piles[1]:
             record = self._quick_battle()
@@ -187,29 +192,21 @@ class Round:
             lost_short = False
         else:
             tied = [seat for seat, rank in zip(contenders, ranks, strict=True) if rank == best]
-            wars, winner, lost_short = self._war(tied, laid)
+            wars, winner, lost_short, fought = _fight(self.rules, piles, tied, laid)
+            self.wars += fought
             steps = (first, *wars)
 
         taken = 0
         if winner is None:
             self._table = [card for _, card in laid]
         else:
-            gather = self.rules.gather
-            if gather is Gather.WINNER_FIRST:
-                cards = [c for s, c in laid if s == winner]
-                cards += [c for s, c in laid if s != winner]
-            elif gather is Gather.NATURAL:
-                cards = _as_they_lie(laid, steps[-1].up[winner])
-            else:
-                cards = [card for _, card in laid]
-                if gather is Gather.SHUFFLED:
-                    self._rng.shuffle(cards)
+            cards = _gathered(self.rules.gather, laid, winner, steps[-1].up[winner], self._rng)
             piles[winner].extend(cards)
             taken = len(cards)
         self.battles += 1
         counts = tuple(map(len, piles))
         if 0 in counts:
-            self._mark_out(counts)
+            _mark_out(self.out_at, counts, self.battles)
         self.outcome = self._ending(winner, lost_short, counts)
         self.last_battle = Battle(self.battles, steps, winner, taken, counts, self.outcome)
         return self.last_battle
@@ -243,7 +240,7 @@ class Round:
         if counts[0] and counts[1]:
             self.outcome = None
         else:
-            self._mark_out(counts)
+            _mark_out(self.out_at, counts, self.battles)
             self.outcome = Outcome(winner, Reason.ALL_CARDS)
         limit = self._limit
         if self.outcome is None and (
@@ -258,76 +255,12 @@ class Round:
         self.last_battle = record
         return record
 
-    def _war(
-        self, tied: list[int], laid: list[tuple[int, int]]
-    ) -> tuple[list[Step], int | None, bool]:
-        """Fight the wars that follow a tie among `tied`, laying cards onto `laid`.
-
-        Returns the war steps, the winner (None for a draw) and whether a player lost by being
-        short. Only the tied players fight; everyone else's cards stay on the table.
-        """
-        rules, piles = self.rules, self._piles
-        lose = rules.shortage is Shortage.LOSE
-        need = rules.war_down + 1
-        steps: list[Step] = []
-        lost_short = False
-        while True:
-            down = [0] * len(piles)
-            up: list[int | None] = [None] * len(piles)
-            short = tuple(seat for seat in tied if len(piles[seat]) < need)
-            if lose:
-                fighters = [seat for seat in tied if seat not in short]
-            else:  # last_card: a short player still fights while they hold a card
-                fighters = [seat for seat in tied if piles[seat]]
-                if len(fighters) < 2:
-                    # No war is fought, so only the players who dropped out were short of it.
-                    short = tuple(seat for seat in tied if not piles[seat])
-            if not fighters:
-                # Everyone short at once: a draw, and the cards stay where they are.
-                steps.append(Step(_cards(up), tuple(down), short))
-                return steps, None, lost_short
-            lost_short = lost_short or (lose and bool(short))
-            fought = len(fighters) > 1
-            for seat in tied:
-                pile = piles[seat]
-                if seat in fighters:
-                    if not fought:
-                        continue  # the last one standing wins without laying a card
-                    lay = min(rules.war_down, len(pile) - 1)
-                    for _ in range(lay):
-                        laid.append((seat, pile.popleft()))
-                    card = pile.popleft()
-                    laid.append((seat, card))
-                    down[seat], up[seat] = lay, card
-                elif lose:
-                    # A short player cannot finish the war: their remaining cards join the table.
-                    down[seat] = len(pile)
-                    laid.extend((seat, card) for card in pile)
-                    pile.clear()
-            steps.append(Step(_cards(up), tuple(down), short))
-            if not fought:
-                return steps, fighters[0], lost_short
-            self.wars += 1
-            ranks = [rank_of(card) for card in up if card is not None]
-            best = min(ranks) if rules.low_wins else max(ranks)
-            tied = [seat for seat, rank in zip(fighters, ranks, strict=True) if rank == best]
-            if len(tied) == 1:
-                return steps, tied[0], lost_short
-
-    def _mark_out(self, counts: tuple[int, ...]) -> None:
-        for seat, count in enumerate(counts):
-            if count == 0 and self.out_at[seat] is None:
-                self.out_at[seat] = self.battles
-
     def call_time(self) -> Outcome:
         """End the round by a count because its clock ran out (the caller owns the clock)."""
-        if self.outcome is not None:
-            raise RoundOverError(
-                f"the round is over ({self.outcome.reason.value}): start a new one"
-            )
+        _refuse_when_over(self.outcome)
         if self.rules.time_limit_s is None:
             raise RulesError("time_limit_s: this round has no clock, so time cannot run out")
-        self.outcome = self._count(Reason.TIME_UP)
+        self.outcome = _counted(self.counts, Reason.TIME_UP)
         self.time_up = True
         return self.outcome
 
@@ -343,19 +276,11 @@ class Round:
         limit = self._limit
         if limit is not None and self.battles >= limit:
             if self.rules.limit_outcome is LimitOutcome.MOST_CARDS:
-                return self._count(Reason.MOST_CARDS)
+                return _counted(counts, Reason.MOST_CARDS)
             return Outcome(None, Reason.BATTLE_LIMIT)
         if self._watching and self._watch().repeats_at(self.battles):
             return Outcome(None, Reason.CYCLE)
         return None
-
-    def _count(self, reason: Reason) -> Outcome:
-        counts = self.counts
-        most = max(counts)
-        leaders = [seat for seat, count in enumerate(counts) if count == most]
-        if len(leaders) > 1:
-            return Outcome(None, Reason.MOST_CARDS_TIE)
-        return Outcome(leaders[0], reason)
 
     def look_ahead(self) -> None:
         """Settle now whether, and at which battle, this round loops before its cap.
@@ -402,10 +327,8 @@ class Round:
     def restore(self, progress: Progress) -> None:
         """Put the round where `progress` says, exactly, without playing a battle; refused
         (HistoryError, changing nothing) unless its piles and table hold the cards of the deal."""
+        _check_progress(progress, self._deal)
         piles, table = progress.piles, progress.table
-        held = sorted(card for pile in [*piles, table] for card in pile)
-        if len(piles) != self.rules.players or held != sorted(sum(self._deal, ())):
-            raise HistoryError("snapshot: its piles do not hold the cards of its deal")
         self._piles = [deque(pile) for pile in piles]
         self._table = list(table)
         self.battles, self.wars, self.time_up = progress.battles, progress.wars, progress.time_up
@@ -418,6 +341,95 @@ class Round:
 _WINNERS_CARD_FIRST = frozenset({Gather.WINNER_FIRST, Gather.NATURAL})
 
 
+def _fight(
+    rules: Rules, piles: list[deque[int]], tied: list[int], laid: list[tuple[int, int]]
+) -> tuple[list[Step], int | None, bool, int]:
+    """Fight the wars that follow a tie among `tied`, taking cards from `piles` and laying them
+    onto `laid`.
+
+    Returns the war steps, the winner (None for a draw), whether a player lost by being short,
+    and how many wars were fought. Only the tied players fight; everyone else's cards stay on
+    the table.
+    """
+    fought_wars = 0
+    lose = rules.shortage is Shortage.LOSE
+    need = rules.war_down + 1
+    steps: list[Step] = []
+    lost_short = False
+    while True:
+        down = [0] * len(piles)
+        up: list[int | None] = [None] * len(piles)
+        short = tuple(seat for seat in tied if len(piles[seat]) < need)
+        if lose:
+            fighters = [seat for seat in tied if seat not in short]
+        else:  # last_card: a short player still fights while they hold a card
+            fighters = [seat for seat in tied if piles[seat]]
+            if len(fighters) < 2:
+                # No war is fought, so only the players who dropped out were short of it.
+                short = tuple(seat for seat in tied if not piles[seat])
+        if not fighters:
+            # Everyone short at once: a draw, and the cards stay where they are.
+            steps.append(Step(_cards(up), tuple(down), short))
+            return steps, None, lost_short, fought_wars
+        lost_short = lost_short or (lose and bool(short))
+        fought = len(fighters) > 1
+        for seat in tied:
+            pile = piles[seat]
+            if seat in fighters:
+                if not fought:
+                    continue  # the last one standing wins without laying a card
+                lay = min(rules.war_down, len(pile) - 1)
+                for _ in range(lay):
+                    laid.append((seat, pile.popleft()))
+                card = pile.popleft()
+                laid.append((seat, card))
+                down[seat], up[seat] = lay, card
+            elif lose:
+                # A short player cannot finish the war: their remaining cards join the table.
+                down[seat] = len(pile)
+                laid.extend((seat, card) for card in pile)
+                pile.clear()
+        steps.append(Step(_cards(up), tuple(down), short))
+        if not fought:
+            return steps, fighters[0], lost_short, fought_wars
+        fought_wars += 1
+        ranks = [rank_of(card) for card in up if card is not None]
+        best = min(ranks) if rules.low_wins else max(ranks)
+        tied = [seat for seat, rank in zip(fighters, ranks, strict=True) if rank == best]
+        if len(tied) == 1:
+            return steps, tied[0], lost_short, fought_wars
+
+
+def _gathered(
+    gather: Gather,
+    laid: list[tuple[int, int]],
+    winner: int,
+    winning: Card | None,
+    rng: random.Random,
+) -> list[int]:
+    """The cards of a battle `winner` won, in the order they go under the pile (`gather`, see
+    docs/rules.md#gather); `winning` is the card that won it, None if it won without one."""
+    if gather is Gather.WINNER_FIRST:
+        cards = [c for s, c in laid if s == winner]
+        return cards + [c for s, c in laid if s != winner]
+    if gather is Gather.NATURAL:
+        return _as_they_lie(laid, winning)
+    cards = [card for _, card in laid]
+    if gather is Gather.SHUFFLED:
+        rng.shuffle(cards)
+    return cards
+
+
+def _counted(counts: tuple[int, ...], reason: Reason) -> Outcome:
+    """The outcome of a count (`reason` is why the cards were counted): the biggest pile wins,
+    and two or more at the top is a draw."""
+    most = max(counts)
+    leaders = [seat for seat, count in enumerate(counts) if count == most]
+    if len(leaders) > 1:
+        return Outcome(None, Reason.MOST_CARDS_TIE)
+    return Outcome(leaders[0], reason)
+
+
 def _as_they_lie(laid: list[tuple[int, int]], winning: Card | None) -> list[int]:
     """The table picked up as it lies (docs/rules.md#gather, `natural`): the card that won the
     last step first, then every other card, last laid first. When the winner turned no card in
@@ -427,6 +439,27 @@ def _as_they_lie(laid: list[tuple[int, int]], winning: Card | None) -> list[int]
         cards.remove(INDEX[winning])
         cards.insert(0, INDEX[winning])
     return cards
+
+
+def _refuse_when_over(outcome: Outcome | None) -> None:
+    """Refuse (RoundOverError) to go on with a round that has an outcome."""
+    if outcome is not None:
+        raise RoundOverError(f"the round is over ({outcome.reason.value}): start a new one")
+
+
+def _mark_out(out_at: list[int | None], counts: tuple[int, ...], battle: int) -> None:
+    """Note `battle` as the one after which each seat that now holds no card first did."""
+    for seat, count in enumerate(counts):
+        if count == 0 and out_at[seat] is None:
+            out_at[seat] = battle
+
+
+def _check_progress(progress: Progress, deal: tuple[tuple[int, ...], ...]) -> None:
+    """Refuse (HistoryError) a snapshot whose piles and table do not hold the cards of `deal`."""
+    piles, table = progress.piles, progress.table
+    held = sorted(card for pile in [*piles, table] for card in pile)
+    if len(piles) != len(deal) or held != sorted(sum(deal, ())):
+        raise HistoryError("snapshot: its piles do not hold the cards of its deal")
 
 
 def _cards(ids: Iterable[int | None]) -> tuple[Card | None, ...]:
