@@ -441,13 +441,13 @@ def test_a_click_waits_out_a_short_request_on_its_round(make_client: ClientFacto
     """A chance estimate or a read holding the round for a moment makes a click wait, never
     fail: only a long run of the same round is answered 429."""
     client = make_client()
-    games = client.app.app.state.rounds  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+    rounds = client.app.app.state.rounds  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
     round_id = deal(client, seed=2)["id"]
     held = threading.Event()
     waiters: list[RoundWaiters] = []
 
     def hold() -> None:
-        with games._holding(round_id, wait=True):
+        with rounds.held.holding(round_id, wait=True):
             waiters.append(RoundWaiters(client, round_id))
             held.set()
             waiters[0].wait_for(1)  # let go only once the click waits for the round
@@ -465,16 +465,16 @@ def test_each_round_has_a_lock_of_its_own(make_client: ClientFactory) -> None:
     """A round held by a request never makes another round wait, however many rounds there
     are (locks were once shared by stripes of rounds, and a click met someone's long run)."""
     client = make_client()
-    games = client.app.app.state.rounds  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+    rounds = client.app.app.state.rounds  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
     held = deal(client, seed=1)["id"]
     others = [deal(client, seed=n)["id"] for n in range(2, 30)]
     others += [f"missing-{n}" for n in range(300)]  # ids no round has: a lock each all the same
-    with games._holding(held, wait=True):
-        assert games.play(held, 1, wait=False) is None
+    with rounds.held.holding(held, wait=True):
+        assert rounds.play(held, 1, wait=False) is None
         for round_id in others[:28]:
-            assert games.play(round_id, 1, wait=False) is not None
+            assert rounds.play(round_id, 1, wait=False) is not None
         for round_id in others[28:]:
-            with games._holding(round_id, wait=False) as got:
+            with rounds.held.holding(round_id, wait=False) as got:
                 assert got
 
 

@@ -29,13 +29,12 @@ from cardwar.errors import RoundOverError
 from cardwar.match import PAGE_SEEDS, Match
 from cardwar.records import Battle
 from cardwar.rules import Rules
-from cardwar.story import battle_again, round_story
-from cardwar.web.errors import BattleNotFound, MatchNotFound, RoundNotFound
+from cardwar.web.errors import MatchNotFound, RoundNotFound
 from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchUpdate, Store
 from cardwar.web.views import holdings, round_view
-from cardwar.web.workers import Worker, deal_and_look_ahead, here, long_run, render
+from cardwar.web.workers import Worker, deal_and_look_ahead, long_run, render
 
 DAY = 24 * 3600
 
@@ -67,6 +66,15 @@ def score(round_: Round, was_out: int | None, seat: int = 0) -> str | None:
     return "drawn" if winner is None else "won" if winner == seat else "lost"
 
 
+def refuse_if_over(round_id: str, round_: Round) -> None:
+    """Refuse (RoundOverError, naming the round) to play on a round that has ended."""
+    if round_.outcome is not None:
+        raise RoundOverError(
+            f"round {round_id} is over ({round_.outcome.reason.value}): "
+            "start a new round to play on"
+        )
+
+
 class RoundLock:
     """A lock that can be weakly referenced (a bare `threading.Lock` cannot)."""
 
@@ -78,20 +86,68 @@ class RoundLock:
         self.release = lock.release
 
 
+class Held:
+    """The rounds in memory: a lock for each round, and the latest rounds used, at most `size`
+    of them (the rest are read back from the store when asked for)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._cache: OrderedDict[str, Live] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        # One lock per round, alive while anyone holds or waits for it: a round's long run
+        # never holds up another round's click (locks shared between rounds once did).
+        self.locks: weakref.WeakValueDictionary[str, RoundLock] = weakref.WeakValueDictionary()
+        self._locks_lock = threading.Lock()
+
+    @contextmanager
+    def holding(self, round_id: str, wait: bool) -> Iterator[bool]:
+        """Hold the round's lock; yield False, holding nothing, if it is taken and not `wait`."""
+        with self._locks_lock:
+            lock = self.locks.get(round_id)
+            if lock is None:
+                lock = self.locks[round_id] = RoundLock()
+        if not lock.acquire(blocking=wait):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
+
+    def get(self, round_id: str) -> Live | None:
+        """The round in memory, now the latest used; None if it is not held."""
+        with self._cache_lock:
+            live = self._cache.get(round_id)
+            if live is not None:
+                self._cache.move_to_end(round_id)
+            return live
+
+    def keep(self, round_id: str, live: Live) -> None:
+        """Hold the round in memory as the latest used, letting go of the oldest beyond `size`."""
+        with self._cache_lock:
+            self._cache[round_id] = live
+            self._cache.move_to_end(round_id)
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+
+    def forget(self, round_id: str | None = None) -> None:
+        """Let go of the round in memory (of every round, with no id)."""
+        with self._cache_lock:
+            if round_id is None:
+                self._cache.clear()
+            else:
+                self._cache.pop(round_id, None)
+
+
 class Rounds:
-    """Every round of the server, kept in SQLite and, while in use, in memory."""
+    """Every round of the server, kept in SQLite and, while in use, in memory (`held`)."""
 
     def __init__(self, store: Store, settings: Settings, worker: Worker) -> None:
         self.store = store
         self.settings = settings
         self.worker = worker
         self._clock = settings.clock
-        self._cache: OrderedDict[str, Live] = OrderedDict()
-        self._cache_lock = threading.Lock()
-        # One lock per round, alive while anyone holds or waits for it: a round's long run
-        # never holds up another round's click (locks shared between rounds once did).
-        self._locks: weakref.WeakValueDictionary[str, RoundLock] = weakref.WeakValueDictionary()
-        self._locks_lock = threading.Lock()
+        self.held = Held(settings.cache_size)
         self.long_running: set[str] = set()
         """Rounds a long run is playing now: a click on one is told to wait, not left waiting."""
 
@@ -127,7 +183,7 @@ class Rounds:
         round_id = secrets.token_urlsafe(16)  # 128 random bits
         live = Live(round_, self._clock(), match_id, table)  # a clock starts at the deal
         self.store.insert(round_id, player, round_, live.created_at, match_id, table)
-        self._remember(round_id, live)
+        self.held.keep(round_id, live)
         return self._view(round_id, live)
 
     def get(self, round_id: str, *, wait: bool = True) -> dict[str, Any] | None:
@@ -136,7 +192,7 @@ class Rounds:
         A timed round whose clock has run out is ended first. With `wait=False`, returns None
         at once if another request holds the round.
         """
-        with self._holding(round_id, wait) as held:
+        with self.held.holding(round_id, wait) as held:
             if not held:
                 return None
             live, _ = self._current(round_id)
@@ -151,14 +207,14 @@ class Rounds:
         Returns the round in the API's shape, taken before anyone else may play it, and the
         battles' records. With `wait=False`, returns None at once if another request holds it.
         """
-        with self._holding(round_id, wait) as held:
+        with self.held.holding(round_id, wait) as held:
             if not held:
                 return None
             live, time_up = self._current(round_id)
             if time_up:
                 return self._view(round_id, live), []
             round_ = live.round
-            self._refuse_if_over(round_id, round_)
+            refuse_if_over(round_id, round_)
             was_out = list(round_.out_at)
             battles = round_.play(count)
             self._save(round_id, live, was_out)
@@ -167,11 +223,11 @@ class Rounds:
     def play_long(self, round_id: str, count: int) -> bytes:
         """Play up to `count` battles in the worker process and return the whole answer as
         JSON, rendered there. Call it from a thread: it waits for the round and the worker."""
-        with self._holding(round_id, wait=True):
+        with self.held.holding(round_id, wait=True):
             live, time_up = self._current(round_id)
             if time_up:
                 return render({"round": self._view(round_id, live), "battles": []})
-            self._refuse_if_over(round_id, live.round)
+            refuse_if_over(round_id, live.round)
             was_out = list(live.round.out_at)
             shown = self._view(round_id, live)
             extra = {key: shown[key] for key in ("match_id", "time_left_s", "seats")}
@@ -196,7 +252,7 @@ class Rounds:
             settled,
         )
 
-        with self._holding(round_id, wait=True):
+        with self.held.holding(round_id, wait=True):
             round_ = self._current(round_id)[0].round
             held = holdings(round_)
             if round_.outcome is not None:
@@ -210,35 +266,13 @@ class Rounds:
         round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
         if round_id is None:
             return None
-        with self._holding(round_id, wait=True):
+        with self.held.holding(round_id, wait=True):
             live, _ = self._current(round_id)
             return self._view(round_id, live), live.round.last_battle
 
-    # -- looking back ----------------------------------------------------------------------------
-
-    def replay(self, round_id: str, number: int) -> dict[str, Any]:
-        """Battle `number` of the round, played again from its deal. Call it from a thread."""
-        history = self._history(round_id)
-        played = history["battles"]
-        if not 1 <= number <= played:
-            raise BattleNotFound(
-                f"battle {number}: round {round_id} has played {played} so far"
-                if played
-                else f"battle {number}: round {round_id} has not played a battle yet"
-            )
-        run = self.worker.run if number > self.settings.replay_here else here
-        result: dict[str, Any] = run(battle_again, history, number)
-        return {**result, "round_battles": played}
-
-    def story(self, round_id: str) -> dict[str, Any]:
-        """The round told battle by battle, for its chart. Call it from a thread."""
-        history = self._history(round_id)
-        run = self.worker.run if history["battles"] > self.settings.replay_here else here
-        result: dict[str, Any] = run(round_story, history)
-        return result
-
-    def _history(self, round_id: str) -> dict[str, Any]:
-        with self._holding(round_id, wait=True):
+    def history(self, round_id: str) -> dict[str, Any]:
+        """The round's deal and battles so far (`persist.history`), for looking back on it."""
+        with self.held.holding(round_id, wait=True):
             return persist.history(self._current(round_id)[0].round)
 
     # -- the server's life -----------------------------------------------------------------------
@@ -250,8 +284,7 @@ class Rounds:
             rounds_before=now - self.settings.keep_days * DAY,
             players_before=now - self.settings.keep_players_days * DAY,
         )
-        with self._cache_lock:
-            self._cache.clear()  # a pruned round must not live on in memory
+        self.held.forget()  # a pruned round must not live on in memory
         return removed
 
     def open(self) -> None:
@@ -263,22 +296,7 @@ class Rounds:
         self.worker.close()
         self.store.close()
 
-    # -- inside: the lock, the cache and the clock -----------------------------------------------
-
-    @contextmanager
-    def _holding(self, round_id: str, wait: bool) -> Iterator[bool]:
-        """Hold the round's lock; yield False, holding nothing, if it is taken and not `wait`."""
-        with self._locks_lock:
-            lock = self._locks.get(round_id)
-            if lock is None:
-                lock = self._locks[round_id] = RoundLock()
-        if not lock.acquire(blocking=wait):
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            lock.release()
+    # -- inside: the round in memory, and the clock ---------------------------------------------
 
     def _current(self, round_id: str) -> tuple[Live, bool]:
         """The round as it stands now, and whether this call ended it: a timed round whose
@@ -287,11 +305,9 @@ class Rounds:
         return live, self._check_clock(round_id, live)
 
     def _load(self, round_id: str) -> Live:
-        with self._cache_lock:
-            live = self._cache.get(round_id)
-            if live is not None:
-                self._cache.move_to_end(round_id)
-                return live
+        live = self.held.get(round_id)
+        if live is not None:
+            return live
         row = self.store.get(round_id)
         if row is None:
             raise RoundNotFound.of(round_id)
@@ -301,23 +317,8 @@ class Rounds:
         players = round_.rules.players
         seats = row.seats if row.seats is not None else at_table(DEFAULT_SEATS, players)
         live = Live(round_, row.created_at, row.match_id, seats)
-        self._remember(round_id, live)
+        self.held.keep(round_id, live)
         return live
-
-    def _remember(self, round_id: str, live: Live) -> None:
-        with self._cache_lock:
-            self._cache[round_id] = live
-            self._cache.move_to_end(round_id)
-            while len(self._cache) > self.settings.cache_size:
-                self._cache.popitem(last=False)
-
-    @staticmethod
-    def _refuse_if_over(round_id: str, round_: Round) -> None:
-        if round_.outcome is not None:
-            raise RoundOverError(
-                f"round {round_id} is over ({round_.outcome.reason.value}): "
-                "start a new round to play on"
-            )
 
     def _view(self, round_id: str, live: Live) -> dict[str, Any]:
         """The round in the API's shape, with what only the server knows: its match, and the
@@ -352,8 +353,7 @@ class Rounds:
         except BaseException:
             # The live round is now ahead of the file: forget it, so the next request resumes
             # the round exactly as stored.
-            with self._cache_lock:
-                self._cache.pop(round_id, None)
+            self.held.forget(round_id)
             raise
 
     def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:

@@ -10,6 +10,7 @@ from fastapi import Path as FastPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from cardwar.web import replays
 from cardwar.web.deps import (
     LimitsDep,
     RoundsDep,
@@ -101,7 +102,7 @@ async def replay(
 ) -> JSONResponse:
     """Battle `number` (from 1) of the round, played again from its deal, with the counts
     before it: a round can be watched back battle by battle."""
-    return JSONResponse(await run_in_threadpool(rounds.replay, round_id, number))
+    return JSONResponse(await run_in_threadpool(replays.replay, rounds, round_id, number))
 
 
 @router.get(
@@ -114,7 +115,7 @@ async def story(round_id: str, rounds: RoundsDep) -> JSONResponse:
     """Each seat's cards battle by battle (at the deal and at most 400 battles), every battle
     with a war, how often the lead changed, and the biggest war: what the page draws at a
     round's end."""
-    return JSONResponse(await run_in_threadpool(rounds.story, round_id))
+    return JSONResponse(await run_in_threadpool(replays.story, rounds, round_id))
 
 
 @router.get(
