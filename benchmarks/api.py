@@ -68,10 +68,10 @@ async def clicker(conn: Connection, until: float, think: float, latencies: list[
 
 
 async def fetcher(conn: Connection, until: float, think: float, latencies: list[float]) -> None:
-    """Fetch the page's render module again and again."""
+    """Fetch the page's largest words module (tell.js) again and again."""
     while time.perf_counter() < until:
         start = time.perf_counter()
-        answer = await conn.request("GET", "/static/render.js", timeout=None)
+        answer = await conn.request("GET", "/static/tell.js", timeout=None)
         latencies.append(time.perf_counter() - start)
         assert answer.status == 200
         if think:

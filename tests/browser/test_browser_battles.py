@@ -179,35 +179,38 @@ OUTCOME_TITLES = {
 def test_the_page_words_every_ending_and_shortage(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """render.js has a title and an explanation for every reason a round can end
-    (docs/rules.md#endings), and tells shortages."""
+    """tell.js has a title and an explanation for every reason a round can end
+    (docs/rules.md#endings), and tells shortages; update.js refuses a message it does not know."""
     page, watch = open_page(browser, shared_server, DESKTOP)
     told = page.evaluate(
         """async (cases) => {
-            const render = await import("/static/render.js");
-            const names = render.seatNames(2);
+            const tell = await import("/static/tell.js");
+            const { learnSeats, seatNames } = await import("/static/seats.js");
+            learnSeats((await (await fetch("/api/rules")).json()).seats); // as the page does
+            const { update } = await import("/static/update.js");
+            const names = seatNames(2);
             const round = { battles: 500, counts: [30, 22] };
             const out = {};
             for (const [reason, winner] of Object.entries(cases)) {
-                out[reason] = render.describeOutcome({ winner, reason }, names, round);
+                out[reason] = tell.describeOutcome({ winner, reason }, names, round);
             }
             let unknown = null;
-            try { render.describeOutcome({ winner: null, reason: "nap" }, names, round); }
+            try { tell.describeOutcome({ winner: null, reason: "nap" }, names, round); }
             catch (error) { unknown = String(error); }
-            const short = render.describeBattle({ number: 9, winner: 0, taken: 3, wars: 0,
+            const short = tell.describeBattle({ number: 9, winner: 0, taken: 3, wars: 0,
                 counts: [52, 0], outcome: { winner: 0, reason: "opponent_short" }, steps: [
                     { up: ["9S", "9H"], down: [0, 0], short: [] },
                     { up: [null, null], down: [0, 1], short: [1] }] }, names);
-            const both = render.describeBattle({ number: 9, winner: null, taken: 0, wars: 0,
+            const both = tell.describeBattle({ number: 9, winner: null, taken: 0, wars: 0,
                 counts: [0, 0], outcome: null, steps: [
                     { up: ["AS", "AH"], down: [0, 0], short: [] },
                     { up: [null, null], down: [0, 0], short: [0, 1] }] }, names);
-            const out3 = render.describeBattle({ number: 4, winner: 2, taken: 3, wars: 0,
+            const out3 = tell.describeBattle({ number: 4, winner: 2, taken: 3, wars: 0,
                 counts: [20, 0, 32], outcome: null, steps: [
                     { up: ["9S", "2H", "KD"], down: [0, 0, 0], short: [] }] },
-                render.seatNames(3));
+                seatNames(3));
             let badMessage = null;
-            try { render.update({}, { type: "teleport" }); }
+            try { update({}, { type: "teleport" }); }
             catch (error) { badMessage = String(error); }
             return { out, unknown, short, both, out3, badMessage };
         }""",

@@ -453,6 +453,26 @@ def test_rules_lists_the_presets_and_what_each_field_allows(client: TestClient) 
     assert fields["low_wins"]["choices"] == [False, True]
 
 
+def test_rules_give_the_seat_model_the_page_learns(client: TestClient) -> None:
+    """GET /api/rules `seats` (docs/api.md#people-at-the-table): four seats, names of at most 20
+    letters, you against the computers by default, and every seat's default name, which the
+    page shows and the server fills in alike."""
+    seats = client.get("/api/rules").json()["seats"]
+    assert (seats["count"], seats["name_max"]) == (4, 20)
+    assert (
+        seats["default"]
+        == [{"kind": "person", "name": ""}] + [{"kind": "computer", "name": ""}] * 3
+    )
+    names = seats["default_names"]
+    assert names["2"] == {"person": ["You", "Player 2"], "computer": ["You", "Computer"]}
+    assert names["4"]["computer"] == ["You", "Computer 1", "Computer 2", "Computer 3"]
+    assert names["4"]["person"] == ["You", "Player 2", "Player 3", "Player 4"]
+    assert set(names) == {"2", "3", "4"}
+    # A round dealt with the default seats names them as the model says.
+    dealt = client.post("/api/rounds", json={"rules": {"players": 3}}).json()
+    assert [seat["name"] for seat in dealt["seats"]] == names["3"]["computer"]
+
+
 def test_a_round_picked_up_as_the_cards_lie(client: TestClient) -> None:
     """gather "natural" (docs/rules.md#gather) plays through the API as in the engine: a double
     tie with no card down comes up king, three, then the tied pairs, the latest first."""

@@ -416,11 +416,23 @@ class FieldOut(BaseModel):
     choices: list[str | bool] | None = None
 
 
+class SeatModelOut(BaseModel):
+    """The seats of a choice (docs/api.md#people-at-the-table): how many, the longest name, the
+    default seats, and each seat's default name by players (as a string) and kind."""
+
+    count: int
+    name_max: int
+    default: list[SeatOut]
+    default_names: dict[str, dict[str, list[str]]]
+
+
 class RulesInfoOut(BaseModel):
-    """The presets (docs/rules.md#presets), filled in, and what every rule field allows."""
+    """The presets (docs/rules.md#presets), filled in, what every rule field allows, and the
+    seat model."""
 
     presets: dict[str, RulesOut]
     fields: dict[str, FieldOut]
+    seats: SeatModelOut
 
 
 class ErrorOut(BaseModel):

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardwar.errors import CardwarError, quote
+from cardwar.rules import MAX_PLAYERS, MIN_PLAYERS
+from cardwar.text import seat_names
 
-SEATS = 4
+SEATS = MAX_PLAYERS  # a seat for each player the rules allow
 MAX_NAME = 20
 KINDS = ("person", "computer")
 # Characters that are not written but steer the text: controls (a new line, a tab), line and
@@ -41,18 +43,34 @@ class Seat:
         return {"kind": self.kind, "name": self.name}
 
 
-DEFAULT_SEATS = (Seat("person"), Seat("computer"), Seat("computer"), Seat("computer"))
+DEFAULT_SEATS = (Seat("person"), *(Seat("computer") for _ in range(SEATS - 1)))
 """You against the computers, every name the default: the seats of anyone who never chose."""
 
 
 def default_name(seat: int, kind: str, players: int) -> str:
-    """The name a seat goes by when none was given: "You" for seat 0, "Player N+1" for another
-    person, and "Computer" (at a table of two) or "Computer N" for a computer."""
-    if seat == 0:
-        return "You"
-    if kind == "person":
+    """The name seat `seat` of a table of `players` goes by when none was given: "You" for seat
+    0, "Player N+1" for another person, and for a computer what the command line calls it
+    ("Computer" at a table of two, else "Computer N": `cardwar.text.seat_names`)."""
+    if kind == "person" and seat > 0:
         return f"Player {seat + 1}"
-    return "Computer" if players == 2 else f"Computer {seat}"
+    return seat_names(players)[seat]
+
+
+def seat_model() -> dict[str, Any]:
+    """The seat model the page learns from GET /api/rules (docs/api.md#people-at-the-table): how
+    many seats a choice lists, the longest name, the default seats, and every seat's default
+    name by the table's players and the seat's kind."""
+    return {
+        "count": SEATS,
+        "name_max": MAX_NAME,
+        "default": seats_json(DEFAULT_SEATS),
+        "default_names": {
+            str(table): {
+                kind: [default_name(seat, kind, table) for seat in range(table)] for kind in KINDS
+            }
+            for table in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+        },
+    }
 
 
 def _check_name(seat: int, name: str) -> str:
@@ -83,9 +101,11 @@ def check_seats(seats: Sequence[Seat] | None, players: int) -> tuple[Seat, ...]:
         checked.append(Seat(seat.kind, _check_name(index, seat.name)))
     if checked[0].kind != "person":
         raise SeatsError("seats.0.kind: must be 'person': seat 0 is always a person")
-    names = [seat.name or default_name(i, seat.kind, players) for i, seat in enumerate(checked)]
+    names = [
+        seat.name or default_name(i, seat.kind, players) for i, seat in enumerate(checked[:players])
+    ]
     taken: dict[str, int] = {}
-    for index, name in enumerate(names[:players]):
+    for index, name in enumerate(names):
         other = taken.setdefault(name.casefold(), index)
         if other != index:
             # Blame the seat whose name was written, not one left at its default.

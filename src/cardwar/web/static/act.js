@@ -4,44 +4,44 @@
 import { ApiError } from "./api.js";
 import { celebrate } from "./celebrate.js";
 import { showChance } from "./chance.js";
-import { view } from "./render.js";
 import { sound } from "./sound.js";
-import { dispatch, draw, state, ui } from "./state.js";
+import { acting, dispatch, draw, enter, frozen, moving, state, ui } from "./state.js";
 import { announce, controls, markTableBusy, stage } from "./table.js";
+import { view } from "./update.js";
 
 /** A war Play to end paused on lands at once: the table shows the whole battle. */
 export function landHeld() {
-  if (!ui.held) return;
-  ui.held = null;
-  ui.frozen = false;
+  if (ui.phase !== "held") return;
+  ui.war = null;
+  enter("idle");
   draw();
 }
 
 export function skipAnimation() {
-  if (ui.held) {
+  if (ui.phase === "held") {
     landHeld();
     return;
   }
-  if (ui.action.phase !== "animation") return;
+  if (!moving()) return;
   ui.action.skip = true;
   stage.skip();
 }
 
 /** End Play to end. `quiet` when another control ends it: that control then has its say. */
 export function stopAuto({ quiet = false } = {}) {
-  const auto = ui.auto;
-  if (!auto.on) return;
-  auto.stop = true;
-  auto.quiet = quiet;
-  auto.wake?.();
+  const run = ui.run;
+  if (!run) return;
+  run.stop = true;
+  run.quiet = quiet;
+  run.wake?.();
   skipAnimation();
 }
 
 /** A control's click: it ends Play to end; a busy control acts only over moving cards. */
 export function press(button, run) {
   return () => {
-    if (ui.auto.on) stopAuto({ quiet: true });
-    else if (button.getAttribute("aria-disabled") === "true" && ui.action.phase !== "animation") return;
+    if (ui.run) stopAuto({ quiet: true });
+    else if (button.getAttribute("aria-disabled") === "true" && !moving()) return;
     run();
   };
 }
@@ -54,26 +54,24 @@ export function press(button, run) {
  */
 export async function act(work, button = null, { name = button?.textContent.trim(), resume = false } = {}) {
   const action = ui.action;
-  if (action.running) {
-    if (action.phase !== "animation" || action.waiting) return;
+  if (acting()) {
+    if (!moving() || action.waiting) return;
     action.waiting = true;
     skipAnimation();
     await action.done;
     action.waiting = false;
-    if (action.running) return; // another waiter on the same promise started first
+    if (acting()) return; // another waiter on the same promise started first
   }
   if (!resume) landHeld();
-  action.running = true;
-  action.done = perform(work, button, name).finally(() => {
-    action.running = false;
-    action.phase = "idle";
+  action.done = perform(work, button, name, resume).finally(() => {
+    if (acting()) enter("idle"); // a war held, or a celebration begun, stays
     action.skip = false;
   });
   return action.done;
 }
 
-async function perform(work, button, name) {
-  ui.action.phase = "request";
+async function perform(work, button, name, resume) {
+  if (!resume) enter("asking"); // resuming, the war stays held until the work plays it on
   markTableBusy(true);
   button?.setAttribute("aria-busy", "true");
   dispatch({ type: "busy", busy: true });
@@ -90,19 +88,19 @@ async function perform(work, button, name) {
   }
   try {
     if (animation) {
-      ui.action.phase = "animation";
+      if (ui.phase === "asking") enter("dealing"); // battles are "showing" already (play.js)
       await animation();
     }
   } finally {
-    if (!ui.held) { // a war held part-played keeps the table as it stands
-      const wasFrozen = ui.frozen;
-      ui.frozen = false;
+    if (moving()) { // a war held part-played keeps the table as it stands
+      const wasFrozen = frozen();
+      enter("idle");
       if (wasFrozen) draw(); // otherwise the "busy" dispatch above has drawn this state already
     }
     markTableBusy(false);
   }
-  if (ui.held) {
-    announce(`Paused on a war at battle ${ui.held.battle.number}.`);
+  if (ui.phase === "held") {
+    announce(`Paused on a war at battle ${ui.war.battle.number}.`);
     return;
   }
   const shown = view(state);
@@ -112,7 +110,7 @@ async function perform(work, button, name) {
     controls.deal.focus();
     roundEnded();
   }
-  if (!ui.auto.on) showChance(); // Play to end asks for nothing but battles while it runs
+  if (!ui.run) showChance(); // Play to end asks for nothing but battles while it runs
 }
 
 /** A round's end on the table: a win or a loss in sound, and a celebration when someone took
@@ -130,13 +128,14 @@ async function roundEnded() {
     parties.push({ kind: "round", title: seats.roundOutcome.title, detail: seats.roundOutcome.why });
   }
   if (decided) parties.push({ kind: "match", title: shown.title, detail: seats.matchLine ?? shown.why });
-  ui.celebrating = parties.length > 0;
+  if (parties.length === 0) return;
+  enter("celebrating");
   try {
     for (const party of parties) {
       if (state.round?.id !== round.id) break; // a new deal came first
       await celebrate(party);
     }
   } finally {
-    ui.celebrating = false;
+    if (ui.phase === "celebrating") enter("idle");
   }
 }

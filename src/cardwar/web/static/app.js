@@ -34,14 +34,19 @@ function onFlip(event) {
 turn.addEventListener("click", press(turn, () => turnCards(turn)));
 ten.addEventListener("click", press(ten, () => play(10, ten)));
 deal.addEventListener("click", press(deal, () => newRound()));
-auto.addEventListener("click", () => (ui.auto.on ? stopAuto() : playToEnd()));
+auto.addEventListener("click", () => (ui.run ? stopAuto() : playToEnd()));
 document.addEventListener("keydown", onKey);
 on("pointerdown", { table: onTableTap });
 on("click", { sound: toggleSound, table: onFlip });
 for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, pressed, { capture: true, once: true });
 on("mousedown", { table: (event) => event.preventDefault() }); // the focus stays put
 for (const control of house.choices) control.addEventListener("change", house.chooseFromForm);
-on("change", { "auto-speed": rememberSpeed, "auto-wars": rememberWars, "hr-preset": house.choosePreset });
+on("change", {
+  "auto-speed": rememberSpeed,
+  "auto-wars": rememberWars,
+  "hr-preset": house.choosePreset,
+  "hr-seats": house.chooseFromForm, // each seat's kind and name, in rows made at the first opening
+});
 on("input", { "hr-limit": house.limitTyped, "replay-slider": replay.slide });
 on("close", { confirm: confirmClosed, replay: replay.replayClosed });
 on("keydown", { replay: replay.replayKey });

@@ -3,7 +3,7 @@
 import { hideChance, showChance } from "./chance.js";
 import { $ } from "./dom.js";
 import { RUN_TEMPO, finishWar, play } from "./play.js";
-import { dispatch, draw, state, ui } from "./state.js";
+import { acting, dispatch, draw, state, ui } from "./state.js";
 
 const els = { speed: $("auto-speed"), wars: $("auto-wars") };
 
@@ -22,10 +22,10 @@ function rest(ms) {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      ui.auto.wake = null;
+      if (ui.run) ui.run.wake = null;
       resolve();
     }
-    ui.auto.wake = done;
+    if (ui.run) ui.run.wake = done;
   });
 }
 
@@ -35,13 +35,11 @@ function rest(ms) {
  * declared, before the deciding cards turn; pressed again, that war plays on first.
  */
 export async function playToEnd() {
-  const auto = ui.auto;
-  if (auto.on || !state.round || state.round.outcome) return;
-  auto.on = true;
-  auto.stop = false;
-  auto.quiet = false;
+  if (ui.run || !state.round || state.round.outcome) return;
+  const auto = { stop: false, quiet: false, wake: null };
+  ui.run = auto;
   const roundId = state.round.id;
-  const held = ui.held;
+  const held = ui.phase === "held";
   let run = held ? "more" : "new"; // the war it paused on is part of its run
   let played = 0;
   draw();
@@ -52,7 +50,7 @@ export async function playToEnd() {
       played += 1;
     }
     while (!auto.stop && state.round?.id === roundId && state.round.outcome === null && !state.error) {
-      if (ui.action.running) {
+      if (acting()) {
         await ui.action.done; // a press that was already on its way finishes first
         continue;
       }
@@ -68,11 +66,11 @@ export async function playToEnd() {
         played += state.round.battles - before;
         run = "more";
       }
-      if (ui.held) break; // paused on a war: the table holds it until a press plays it on
+      if (ui.phase === "held") break; // paused on a war: the table holds it until a press plays it on
       if (speed.pause > 0 && !auto.stop) await rest(speed.pause);
     }
     const stopped = auto.stop && !auto.quiet && state.round?.id === roundId && state.round.outcome === null;
-    if (ui.held) {
+    if (ui.phase === "held") {
       // Paused: the words are the war's, said as it was declared.
     } else if (played > 0 && state.round?.id === roundId && !state.error) {
       dispatch({ type: "ranOut", stopped });
@@ -80,11 +78,9 @@ export async function playToEnd() {
       dispatch({ type: "noted", note: `Stopped at battle ${state.round.battles}. Press Play to end to go on, or Turn cards for one battle.` });
     }
   } finally {
-    auto.on = false;
-    auto.stop = false;
-    auto.quiet = false;
+    ui.run = null;
     draw();
-    if (!ui.held) showChance();
+    if (ui.phase !== "held") showChance();
   }
 }
 

@@ -3,8 +3,8 @@
 import { ApiError, api } from "./api.js";
 import { chanceWords } from "./charts.js";
 import { $ } from "./dom.js";
-import { seatWords } from "./house.js";
-import { state, ui } from "./state.js";
+import { seatWords } from "./seats.js";
+import { acting, state, ui } from "./state.js";
 
 const els = {
   chance: $("chance"),
@@ -71,5 +71,5 @@ export function toggleChanceHidden() {
     // storage turned off: nothing to keep it in
   }
   if (ui.chance.hidden) hideChance();
-  else if (!ui.action.running && !ui.auto.on) showChance(); // else it is asked when they end
+  else if (!acting() && !ui.run) showChance(); // else it is asked when they end
 }

@@ -3,12 +3,12 @@ import { act } from "./act.js";
 import { api } from "./api.js";
 import { $ } from "./dom.js";
 import { afterRoundEnds } from "./rounds.js";
-import { dispatch, state, ui } from "./state.js";
+import { acting, dispatch, frozen, state, ui } from "./state.js";
 
 const els = { clock: $("clock"), time: $("clock-time") };
 
 export function drawClock(shown) {
-  if (ui.frozen || !shown.ready) return;
+  if (frozen() || !shown.ready) return;
   const round = state.round;
   const clock = ui.clock;
   if (round.outcome !== null || round.time_left_s === null || round.time_left_s === undefined) {
@@ -33,7 +33,7 @@ export function tickClock() {
   const seconds = Math.ceil(left / 1000);
   els.time.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   els.clock.classList.toggle("low", seconds <= 10);
-  if (left > 0 || clock.asked || ui.action.running) return;
+  if (left > 0 || clock.asked || acting()) return;
   clock.asked = true;
   const round = clock.source;
   act(async () => {

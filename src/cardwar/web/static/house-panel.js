@@ -3,20 +3,9 @@
 import { stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { $ } from "./dom.js";
-import {
-  DEFAULT_SEATS,
-  SEATS,
-  canRunForever,
-  checkChoices,
-  checkSeats,
-  clockWords,
-  defaultSeatName,
-  drawWords,
-  matchPreset,
-  rulesLine,
-  sameSeats,
-} from "./house.js";
+import { canRunForever, checkChoices, clockWords, drawWords, matchPreset, rulesLine } from "./house.js";
 import { newRound } from "./rounds.js";
+import { checkSeats, defaultSeatName, defaultSeats, nameMax, sameSeats, seatCount } from "./seats.js";
 import { dispatch, state, ui } from "./state.js";
 
 const panel = {
@@ -42,19 +31,47 @@ const panel = {
   deal: $("hr-deal"),
 };
 
-// Each seat's controls: seat 0 is always a person, so it has a name only.
-const seatControls = Array.from({ length: SEATS }, (_, seat) => ({
-  row: seat === 0 ? null : panel.dialog.querySelector(`.seat-choice[data-seat="${seat}"]`),
-  kind: seat === 0 ? null : $(`hr-kind-${seat}`),
-  name: $(`hr-name-${seat}`),
-  problem: $(`hr-name-${seat}-problem`),
-}));
+// Each seat's controls, made from the one row template once the server has said how many seats
+// there are (seats.js): seat 0 is always a person, so it has a name only. A change in any of
+// them reaches chooseFromForm through the fieldset (app.js).
+let seatControls = null;
+
+function seatRows() {
+  if (seatControls) return seatControls;
+  const template = $("seat-choice");
+  const rows = Array.from({ length: seatCount() }, (_, seat) => {
+    const row = template.content.firstElementChild.cloneNode(true);
+    row.dataset.seat = String(seat);
+    const [kindLabel, nameLabel] = row.querySelectorAll("label");
+    const kind = row.querySelector("select");
+    const name = row.querySelector("input");
+    const problem = row.querySelector(".seat-problem");
+    name.id = `hr-name-${seat}`;
+    name.maxLength = nameMax();
+    problem.id = `hr-name-${seat}-problem`;
+    name.setAttribute("aria-describedby", problem.id);
+    nameLabel.htmlFor = name.id;
+    if (seat === 0) {
+      row.classList.add("you");
+      row.querySelector(".seat-kind").remove();
+      nameLabel.textContent = "Your name";
+      return { row, kind: null, name, problem };
+    }
+    kind.id = `hr-kind-${seat}`;
+    kindLabel.htmlFor = kind.id;
+    kindLabel.textContent = `Seat ${seat + 1}`;
+    nameLabel.textContent = `Name of seat ${seat + 1}`;
+    return { row, kind, name, problem };
+  });
+  template.before(...rows.map(({ row }) => row));
+  seatControls = rows;
+  return rows;
+}
 
 export const choices = [panel.players, panel.hand, panel.warDown, panel.shortage, panel.gather, panel.low,
-  panel.noLimit, panel.limitOutcome, panel.clock, panel.limit, panel.match,
-  ...seatControls.flatMap(({ kind, name }) => (kind ? [kind, name] : [name]))];
+  panel.noLimit, panel.limitOutcome, panel.clock, panel.limit, panel.match];
 
-const storedSeats = () => state.houseRules?.seats ?? DEFAULT_SEATS;
+const storedSeats = () => state.houseRules?.seats ?? defaultSeats();
 
 function handOptions(players, chosen) {
   const most = Math.floor(52 / players);
@@ -74,7 +91,7 @@ function clockOption(seconds) {
 }
 
 function fillSeats(seats) {
-  seatControls.forEach(({ kind, name }, seat) => {
+  seatRows().forEach(({ kind, name }, seat) => {
     if (kind) kind.value = seats[seat].kind;
     name.value = seats[seat].name;
   });
@@ -103,15 +120,15 @@ function fillForm(rules) {
 
 /** The seats in play shown, the others kept but hidden; each empty name says its default. */
 function showSeats(players) {
-  seatControls.forEach(({ row, kind, name }, seat) => {
-    if (row) row.hidden = seat >= players;
-    name.placeholder = defaultSeatName(kind ? kind.value : "person", seat, players);
+  seatRows().forEach(({ row, kind, name }, seat) => {
+    row.hidden = seat >= players;
+    if (seat < players) name.placeholder = defaultSeatName(kind ? kind.value : "person", seat, players);
   });
 }
 
 /** Each seat's problem beside its name (`problems`: seat -> words), the name marked invalid. */
 function showSeatProblems(problems) {
-  seatControls.forEach(({ name, problem }, seat) => {
+  seatRows().forEach(({ name, problem }, seat) => {
     const words = problems.get(seat) ?? "";
     problem.textContent = words;
     if (words) name.setAttribute("aria-invalid", "true");
@@ -189,13 +206,13 @@ function readForm() {
 }
 
 function readSeats() {
-  return seatControls.map(({ kind, name }) => ({ kind: kind ? kind.value : "person", name: name.value.trim() }));
+  return seatRows().map(({ kind, name }) => ({ kind: kind ? kind.value : "person", name: name.value.trim() }));
 }
 
 /** The seat a refusal of the server names ("seats.2.name: …"), or null. */
 function seatNamed(message) {
   const found = /\bseats\W{0,2}(\d)\b/.exec(message);
-  return found && Number(found[1]) < SEATS ? Number(found[1]) : null;
+  return found && Number(found[1]) < seatCount() ? Number(found[1]) : null;
 }
 
 function save(body) {
@@ -251,7 +268,7 @@ export function chooseFromForm(event) {
   panel.limit.setAttribute("aria-invalid", String(problems.length > 0));
   panel.error.textContent = problems.join(" ");
   const seats = readSeats();
-  const changedSeat = seatControls.findIndex(({ kind, name }) => changed && (changed === kind || changed === name));
+  const changedSeat = seatRows().findIndex(({ kind, name }) => changed && (changed === kind || changed === name));
   const seatProblems = checkSeats(seats, rules.players, changedSeat < 0 ? null : changedSeat);
   showSeats(rules.players);
   showSeatProblems(seatProblems);

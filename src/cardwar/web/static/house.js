@@ -1,7 +1,6 @@
-// House rules in words: the rules line on the table, the guide's sentences, the House rules
-// panel's choices and the seats' names. Pure functions of a rules object, whose fields
-// docs/rules.md#house-rules describes (and says in the same words), and of the seats the house
-// rules keep (docs/api.md#house-rules).
+// House rules in words: the rules line on the table, the guide's sentences and the House rules
+// panel's choices. Pure functions of a rules object, whose fields docs/rules.md#house-rules
+// describes (and says in the same words); the seats' names are seats.js's.
 
 import { capital, counted, joinOr, noun, number, numberWord, plural } from "./words.js";
 
@@ -235,80 +234,6 @@ export function checkChoices(chosen, fields) {
     notes.push(`A war needs ${rules.war_down + 1} cards from each player in it, more than the ${plural(rules.hand_size, "card")} each is dealt: the first tie will probably end the round.`);
   }
   return { rules, problems, notes };
-}
-
-// -- who sits at the table ------------------------------------------------------------------
-
-/** Seats the house rules keep, whatever the players: switching 2 to 3 players keeps a name. */
-export const SEATS = 4;
-
-/** The longest name a seat may have. */
-export const NAME_MAX = 20;
-
-/** The house rules' seats as they are until chosen: you, then the computers. */
-export const DEFAULT_SEATS = Object.freeze(Array.from({ length: SEATS }, (_, seat) => (
-  Object.freeze({ kind: seat === 0 ? "person" : "computer", name: "" }))));
-
-/** What a seat is called when its name is left empty: "You" for seat 0; a computer
- * "Computer" at a table of two, else "Computer 1" to "Computer 3" by its seat; a person
- * "Player 2" to "Player 4". */
-export function defaultSeatName(kind, seat, players) {
-  if (seat === 0) return "You";
-  if (kind === "computer") return players === 2 ? "Computer" : `Computer ${seat}`;
-  return `Player ${seat + 1}`;
-}
-
-/** The seats in play at a table of `players`, each name filled in (trimmed, or the default). */
-export function seatsInPlay(seats, players) {
-  return seats.slice(0, players).map(({ kind, name }, seat) => (
-    { kind, name: name.trim() || defaultSeatName(kind, seat, players) }));
-}
-
-/** What the page calls each seat of a round (its `seats`, or the defaults for `players`):
- * `labels` on the table ("You", "Computer", "Mia") and `names` in its sentences ("You",
- * "the computer", "Mia"). */
-export function seatWords(seats, players) {
-  const labels = (seats ?? seatsInPlay(DEFAULT_SEATS, players)).map((seat) => seat.name);
-  const names = labels.map((label, seat) => (
-    players === 2 && seat > 0 && seats?.[seat]?.kind !== "person" && label === "Computer" ? "the computer" : label));
-  return { labels, names };
-}
-
-// Tabs, line breaks and the other invisible control characters: no name may hold one.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
-
-/** The seats' names checked as the server checks them: a Map from seat to what is wrong with
- * its name, said to a person. Of two seats with the same name (case aside), the one `changed`
- * last is told, else the later one. */
-export function checkSeats(seats, players, changed = null) {
-  const problems = new Map();
-  const filled = seatsInPlay(seats, players);
-  const bySame = new Map();
-  filled.forEach(({ name }, seat) => {
-    if (CONTROL.test(name)) {
-      problems.set(seat, "A name can hold letters, digits, spaces and marks, but no tabs or line breaks.");
-    } else if ([...name].length > NAME_MAX) { // letters as the server counts them, not UTF-16 halves
-      problems.set(seat, `A name can be at most ${NAME_MAX} letters long.`);
-    }
-    const key = name.toLowerCase();
-    bySame.set(key, [...(bySame.get(key) ?? []), seat]);
-  });
-  for (const group of bySame.values()) {
-    if (group.length < 2) continue;
-    const keeper = group.find((seat) => seat !== changed);
-    for (const seat of group) {
-      if (seat === keeper || problems.has(seat)) continue;
-      problems.set(seat, keeper === 0
-        ? "That is your name already: give this seat another name."
-        : `Seat ${keeper + 1} is called \u201c${filled[keeper].name}\u201d already: give this seat another name.`);
-    }
-  }
-  return problems;
-}
-
-/** True when two lists of seats say the same: the same kinds and names, in the same order. */
-export function sameSeats(a, b) {
-  return a.length === b.length && a.every((seat, i) => seat.kind === b[i].kind && seat.name === b[i].name);
 }
 
 // -- how often the rules draw ------------------------------------------------------------------

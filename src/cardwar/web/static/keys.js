@@ -10,16 +10,16 @@ const QUIET = ["shift", "tab"]; // keys that only move the focus or wait for ano
 
 export function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
-  if (ui.celebrating) return; // the celebration takes this key to end itself
+  if (ui.phase === "celebrating") return; // the celebration takes this key to end itself
   const target = event.target;
   const key = event.key.toLowerCase();
-  if (ui.auto.on && key === "escape") {
+  if (ui.run && key === "escape") {
     stopAuto(); // wherever the focus is
     return;
   }
   if (document.querySelector("dialog[open]")) return;
   if (target instanceof HTMLElement && target.closest("input, textarea, select, summary")) return;
-  if (ui.auto.on && !QUIET.includes(key)) {
+  if (ui.run && !QUIET.includes(key)) {
     event.preventDefault();
     stopAuto();
     return;

@@ -2,11 +2,13 @@
 // by one, the words and sounds following the cards as they move.
 import { act, skipAnimation } from "./act.js";
 import { api } from "./api.js";
-import { battleNumber, describeBattle, flipWords, laidBySeat, tellTurn, tellWar, view } from "./render.js";
+import { laidBySeat } from "./battle.js";
 import { afterRoundEnds, load } from "./rounds.js";
 import { buzz, sound } from "./sound.js";
-import { dispatch, state, ui } from "./state.js";
+import { acting, dispatch, enter, moving, state, ui } from "./state.js";
 import { announce, drawField, flipsKey, say, showBattleNumber, stage } from "./table.js";
+import { battleNumber, describeBattle, flipWords, tellTurn, tellWar } from "./tell.js";
+import { view } from "./update.js";
 
 export const RUN_TEMPO = 0.35; // a run of battles shows each at about a third of the time
 
@@ -22,11 +24,12 @@ export function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1, { name, r
     const before = state.round.counts;
     const result = await api("POST", `/api/rounds/${encodeURIComponent(state.round.id)}/battles`, { count });
     // The table stays as it was, and the words too, until the battles are shown.
-    ui.frozen = result.battles.length > 0 && tempo !== null;
+    const shows = result.battles.length > 0 && tempo !== null;
+    if (shows) enter("showing");
     dispatch({ type: "played", round: result.round, battles: result.battles, run });
     // Once a round ends, or as you run out of cards (lost then and there at a bigger table).
     if (result.round.outcome || (result.round.counts[0] === 0 && before[0] > 0)) await afterRoundEnds();
-    if (!ui.frozen) return null;
+    if (!shows) return null;
     return () => showBattles(result.battles, before, tempo, holdAtWar && count === 1);
   }, button, { name });
 }
@@ -50,7 +53,7 @@ function telling(battle, names) {
 }
 
 /** Show `battles` one after another from the pile `counts` before them; the final table is drawn
- * when they are done. A battle held at its war (Pause on wars) stays part-played in `ui.held`. */
+ * when they are done. A battle held at its war (Pause on wars) stays part-played: phase held. */
 async function showBattles(battles, counts, tempo, holdAtWar) {
   const { players } = state.round.rules;
   const { names } = view(state);
@@ -62,7 +65,8 @@ async function showBattles(battles, counts, tempo, holdAtWar) {
     const hooks = telling(battle, names);
     const ended = await stage.battle(battle, before, tempo, hooks, { holdAt: holdAtWar ? 1 : null });
     if (ended === "held") {
-      ui.held = { battle, before, step: 1 };
+      ui.war = { battle, before, step: 1 };
+      enter("held");
       say(`${tellWar(battle, 1, names)} Paused on this war: press Play to end to go on. Turn cards shows who wins it.`);
       return;
     }
@@ -73,9 +77,10 @@ async function showBattles(battles, counts, tempo, holdAtWar) {
 /** Play on the war Play to end paused on, at `tempo`: its deciding cards turn, its result lands. */
 export function finishWar(button, tempo = 1, { name } = {}) {
   return act(async () => {
-    const held = ui.held;
-    if (!held) return null;
-    ui.held = null; // the table stays frozen until the war has landed
+    const held = ui.war;
+    if (ui.phase !== "held") return null;
+    ui.war = null;
+    enter("showing"); // the table stays frozen until the war has landed
     const { names } = view(state);
     return () => stage.battle(held.battle, held.before, tempo, telling(held.battle, names), { resumeAt: held.step });
   }, button, { name, resume: true });
@@ -83,7 +88,7 @@ export function finishWar(button, tempo = 1, { name } = {}) {
 
 /** Turn cards: your own flip when people share the table, else one battle. */
 export function turnCards(button) {
-  if (ui.held) return finishWar(button);
+  if (ui.phase === "held") return finishWar(button);
   const round = state.round;
   if (round && !round.outcome && round.counts[0] > 0 && view(state).people.length > 1) return flip(0, button);
   return play(1, button);
@@ -94,12 +99,12 @@ export function turnCards(button) {
  * computers flip at once); until then the table says who it waits for.
  */
 export async function flip(seat, button) {
-  if (ui.held) return finishWar(button);
-  if (ui.action.phase === "animation") { // the last battle lands first: this flip is for the next
+  if (ui.phase === "held") return finishWar(button);
+  if (moving()) { // the last battle lands first: this flip is for the next
     skipAnimation();
     await ui.action.done;
   }
-  if (ui.action.running) return; // a request is on its way: a press never doubles it
+  if (acting()) return; // a request is on its way: a press never doubles it
   const round = state.round;
   if (!round || round.outcome || round.counts[seat] === 0) return;
   const shown = view(state);

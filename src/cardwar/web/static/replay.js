@@ -2,10 +2,11 @@
 // back and forth in a dialog. Opened from "Watch the replay" or from a tap on the story chart.
 import { ApiError, api } from "./api.js";
 import { laidCard } from "./art.js";
+import { laidBySeat } from "./battle.js";
 import { $ } from "./dom.js";
-import { seatWords } from "./house.js";
-import { describeBattle, laidBySeat } from "./render.js";
+import { seatWords } from "./seats.js";
 import { ui } from "./state.js";
+import { describeBattle } from "./tell.js";
 import { number, plural } from "./words.js";
 
 const els = {

@@ -2,11 +2,11 @@
 import { act } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { $ } from "./dom.js";
-import { seatWords } from "./house.js";
 import { openReplay } from "./replay.js";
 import { dealAgain } from "./rounds.js";
+import { seatWords } from "./seats.js";
 import { dealOf, isLoopback, shareLink } from "./share.js";
-import { state, ui } from "./state.js";
+import { frozen, state, ui } from "./state.js";
 import { battleAt, storySvg, storyWords } from "./story.js";
 
 const els = {
@@ -27,7 +27,7 @@ const els = {
 const again = () => state.round && dealOf(state.round, state.info?.presets.classic);
 
 export function drawRoundEnd(shown) {
-  if (ui.frozen || !shown.ready) return;
+  if (frozen() || !shown.ready) return;
   const over = shown.outcome !== null;
   els.after.hidden = !over;
   const deal = over ? again() : null;

@@ -4,16 +4,18 @@ import { act, landHeld, skipAnimation, stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { checkChoices } from "./house.js";
-import { matchScore, seatLabels } from "./render.js";
+import { learnSeats, seatLabels } from "./seats.js";
 import { readShared } from "./share.js";
 import { sound } from "./sound.js";
-import { dispatch, state, ui } from "./state.js";
+import { dispatch, moving, state, ui } from "./state.js";
 import { controls, stage } from "./table.js";
+import { matchScore } from "./tell.js";
 
 /** Load this browser's round; deal a shared link's, or a fresh one if none (then returns the
  * deal to animate). */
 export async function load() {
   const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
+  learnSeats(info.seats); // before any seat is named
   dispatch({
     type: "loaded",
     round: me.round,
@@ -87,7 +89,7 @@ export async function afterRoundEnds() {
 export async function newRound({ fresh = false } = {}) {
   stopAuto({ quiet: true });
   landHeld();
-  if (ui.action.phase === "animation") { // the question tells the battle the table shows
+  if (moving()) { // the question tells the battle the table shows
     skipAnimation();
     await ui.action.done;
   }
@@ -102,7 +104,7 @@ export async function newRound({ fresh = false } = {}) {
   const asks = leavesMatch || throwsAway;
   if (asks && !(await confirmThrowAway(round, leavesMatch ? match : null))) return;
   // A request begun behind a dialog (this one, House rules) ends first: the yes is not lost to it.
-  if ((asks || fresh) && ui.action.phase === "request") await ui.action.done;
+  if ((asks || fresh) && ui.phase === "asking") await ui.action.done;
   await act(async () => {
     if (!state.info) return load();
     if (finishFirst) {

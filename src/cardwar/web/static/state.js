@@ -1,6 +1,6 @@
 // The page's state in one place: `state`, the game as the server told it (changed only by
-// dispatch, through render.js's pure update), and `ui`, what the page itself is doing.
-import { update, view } from "./render.js";
+// dispatch, through update.js's pure update), and `ui`, what the page itself is doing.
+import { update, view } from "./update.js";
 
 export let state = {
   round: null,
@@ -17,17 +17,46 @@ export let state = {
   error: null,
 };
 
+/**
+ * The page is in one phase at a time, `ui.phase`; act.js and play.js move it with `enter`:
+ *
+ *   idle         waiting for a press
+ *   asking       a request is on its way: a press does nothing (a request is never doubled)
+ *   dealing      the deal's cards fly out over the table, which is drawn; a press skips them
+ *   showing      battles play out: the table draws only its controls until they have landed,
+ *                and a press skips them, then acts
+ *   held         Play to end paused on a war (`ui.war`), shown part-played: the table still
+ *                draws only its controls, and a press lands the war or plays it on
+ *   celebrating  a celebration has the keys until it is over
+ *
+ * Play to end is not a phase: it is a run of presses, each going through asking and showing as
+ * any press does; `ui.run` is that run while it lasts, null otherwise.
+ */
+export const PHASES = Object.freeze(["idle", "asking", "dealing", "showing", "held", "celebrating"]);
+
+export function enter(phase) {
+  if (!PHASES.includes(phase)) throw new Error(`unknown phase: ${phase}`);
+  ui.phase = phase;
+}
+
+/** The table draws only its controls: battles are playing out, or a war is held. */
+export const frozen = () => ui.phase === "showing" || ui.phase === "held";
+
+/** Cards move over the table: a press skips them to their end. */
+export const moving = () => ui.phase === "dealing" || ui.phase === "showing";
+
+/** An action is under way: its request, or the cards it brought. */
+export const acting = () => ui.phase === "asking" || moving();
+
 export const ui = {
-  frozen: false, // act.js, play.js: while battles play out, only the controls follow the state
-  // act.js: phase is idle, request or animation; `waiting`, a press waits for the animation.
-  action: { running: false, phase: "idle", done: Promise.resolve(), waiting: false, skip: false },
-  auto: { on: false, stop: false, quiet: false, wake: null }, // auto.js: Play to end
-  // play.js: a war Play to end paused on (its battle, the counts before it, the step declared);
-  // the table shows it part-played while `frozen` stays set.
-  held: null,
+  phase: "idle",
+  // act.js: the action under way ends with `done`; `waiting`, a press waits for its cards to
+  // land; `skip`, a press asked for them to land at once.
+  action: { done: Promise.resolve(), waiting: false, skip: false },
+  run: null, // auto.js: Play to end while it runs, {stop, quiet, wake}
+  war: null, // play.js: in phase held, the war (its battle, the counts before it, the step declared)
   flips: { key: null, done: new Set() }, // play.js: who has flipped for the battle at `key`
   endShown: null, // act.js: the round whose end the table has shown (and celebrated)
-  celebrating: false, // act.js: a celebration has the keys until it is over
   clock: { source: null, deadline: 0, asked: false }, // clock.js: the round counted down
   confirm: { settle: null, opener: null }, // confirm.js: answers the question being asked
   chance: { asked: 0, hidden: false }, // chance.js: only the latest ask is shown; hidden by choice

@@ -2,8 +2,9 @@
 import { ApiError, api } from "./api.js";
 import { histogramSvg, shareBar, statsView } from "./charts.js";
 import { $ } from "./dom.js";
-import { DEFAULT_SEATS, presetName, rulesLine, seatWords, seatsInPlay } from "./house.js";
-import { state, ui } from "./state.js";
+import { presetName, rulesLine } from "./house.js";
+import { defaultSeats, seatWords, seatsInPlay } from "./seats.js";
+import { frozen, state, ui } from "./state.js";
 import { percent } from "./words.js";
 
 const els = {
@@ -15,7 +16,7 @@ const els = {
 };
 
 export function drawStatsRules(shown) {
-  if (ui.frozen || !shown.ready) return;
+  if (frozen() || !shown.ready) return;
   if (!state.houseRules || !state.info) return;
   const { rules, preset } = state.houseRules;
   els.rulesLine.textContent = preset ? `${presetName(preset)} · ${rulesLine(rules)}` : rulesLine(rules);
@@ -40,7 +41,7 @@ export async function runStats(event) {
     const rules = state.houseRules?.rules ?? {};
     const result = await api("POST", "/api/simulations", { rules, rounds });
     const { players } = result.rules;
-    const seats = seatsInPlay(state.houseRules?.seats ?? DEFAULT_SEATS, players);
+    const seats = seatsInPlay(state.houseRules?.seats ?? defaultSeats(), players);
     const shown = statsView(result, seatWords(seats, players).labels);
     $("stats-played").textContent = shown.played;
     $("stats-outcome").innerHTML = shareBar(shown.outcome, "How the rounds ended");

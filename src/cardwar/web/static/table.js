@@ -1,12 +1,12 @@
 // Drawing the table (seats, cards laid, controls and each person's flip button, words) as
-// render.js's view says.
+// update.js's view says.
 import { Stage } from "./animate.js";
 import { backSvg, fromMarkup, laidCard } from "./art.js";
+import { spread } from "./battle.js";
 import { $ } from "./dom.js";
 import { matchPreset, presetName, rulesLine } from "./house.js";
-import { spread } from "./render.js";
 import { drawScoreboard } from "./scoreboard.js";
-import { state, ui } from "./state.js";
+import { frozen, state, ui } from "./state.js";
 import { noun } from "./words.js";
 
 const els = {
@@ -57,7 +57,7 @@ export function setCounts(counts) {
   });
 }
 
-/** Lay out what each seat laid (render.js's laidBySeat), `winner`'s marked. */
+/** Lay out what each seat laid (battle.js's laidBySeat), `winner`'s marked. */
 export function drawField(laid, winner) {
   els.field.querySelectorAll(".slot").forEach((slot, seat) => {
     const items = laid[seat];
@@ -104,7 +104,7 @@ function markBusy(button, busy) {
 
 function drawControls(shown) {
   const over = shown.ready && shown.outcome !== null;
-  const auto = ui.auto.on;
+  const auto = ui.run !== null;
   controls.turn.disabled = over;
   controls.ten.disabled = over;
   controls.auto.disabled = over && !auto;
@@ -180,10 +180,10 @@ function drawGuide(guide) {
   }
 }
 
-/** Draw the table as `shown` (view(state)) says; only the controls while `ui.frozen`. */
+/** Draw the table as `shown` (view(state)) says; only the controls while it is frozen (state.js). */
 export function drawTable(shown) {
   drawControls(shown);
-  if (ui.frozen) return;
+  if (frozen()) return;
   drawWords(shown);
   drawScoreboard();
   if (!shown.ready) return;

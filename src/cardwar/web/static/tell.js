@@ -1,78 +1,12 @@
-// Pure functions: the game state in, words and plain data out. No DOM access, no fetch, no timers.
-// The server owns the rules and the randomness; this module only tells what happened.
+// The game told in words: a battle as it turns and once it lands, a run of battles, a round's
+// end for every reason the rules know, a match's standing, a fresh deal. Pure functions of the
+// server's round, battle and match (docs/api.md); no DOM access, no fetch, no timers.
 import { cardLabel, rankPhrase } from "./art.js";
-import { defaultSeatName, guideText, seatWords } from "./house.js";
+import { knockedOut } from "./battle.js";
+import { peopleAt, seatNames } from "./seats.js";
 import { capital, joinAnd, plural } from "./words.js";
 
-/** The seats of a round, `{kind, name}` each with its name filled in, as docs/api.md#the-round
- * gives them (house.js says what an unnamed seat is called). Without `seats` (a round from
- * before seats were kept), you against computers. */
-export function tableSeats(players, seats = null) {
-  return Array.from({ length: players }, (_, seat) => {
-    const given = seats?.[seat];
-    const kind = seat === 0 || given?.kind === "person" ? "person" : "computer";
-    return { kind, name: given?.name?.trim() || defaultSeatName(kind, seat, players) };
-  });
-}
-
-/** Seat names in a sentence: "You", "the computer" (Computer 1-3 at a bigger table), or the name
- * a person gave. */
-export function seatNames(players, seats = null) {
-  return seatWords(tableSeats(players, seats), players).names;
-}
-
-/** Seat names on the table itself: "You", "Computer", "Computer 1" … "Computer 3", or a name. */
-export function seatLabels(players, seats = null) {
-  return seatWords(tableSeats(players, seats), players).labels;
-}
-
-/** The seats a person plays (seat 0 always), in seat order. */
-export function peopleAt(players, seats = null) {
-  return tableSeats(players, seats).flatMap(({ kind }, seat) => (kind === "person" ? [seat] : []));
-}
-
 const you = (name) => name === "You";
-
-/**
- * What each seat laid in a battle, card by card in the order laid: `{kind: "down", letter}` or
- * `{kind: "up", code}`. A war of three face-down cards spells W-A-R on them. Once the battle is
- * won, every card but the winning one is `spent`: it has gone to the winner's pile.
- */
-export function laidBySeat(battle, players) {
-  const seats = Array.from({ length: players }, () => []);
-  for (const step of battle.steps) {
-    step.up.forEach((code, seat) => {
-      const down = step.down[seat];
-      const spells = down === 3 && code !== null;
-      for (let i = 0; i < down; i++) seats[seat].push({ kind: "down", letter: spells ? "WAR"[i] : "", spent: false });
-      if (code !== null) seats[seat].push({ kind: "up", code, spent: false });
-    });
-  }
-  if (battle.winner !== null) {
-    const mine = seats[battle.winner];
-    const winning = mine.map((item) => item.kind).lastIndexOf("up");
-    for (const items of seats) for (const item of items) item.spent = true;
-    if (winning >= 0) mine[winning].spent = false;
-  }
-  return seats;
-}
-
-// How far along a seat's row each laid card sits, in card widths: a face-up card leaves room to
-// read it, face-down cards overlap more. The page squeezes the row when the slot is narrower.
-const AFTER_UP = 0.5;
-const AFTER_DOWN = 0.34;
-
-/** Each item's place along its row, `t` from 0 (first) to 1 (last), and the row's `span`. */
-export function spread(items) {
-  const offsets = [];
-  let at = 0;
-  items.forEach((item, i) => {
-    if (i > 0) at += items[i - 1].kind === "up" ? AFTER_UP : AFTER_DOWN;
-    offsets.push(at);
-  });
-  return { span: at, places: offsets.map((offset) => (at === 0 ? 0 : offset / at)) };
-}
-
 function beaten(step, winner) {
   const others = [];
   step.up.forEach((code, seat) => {
@@ -83,14 +17,6 @@ function beaten(step, winner) {
 
 function takes(name, count) {
   return you(name) ? `you take ${plural(count, "card")}` : `${name} takes ${plural(count, "card")}`;
-}
-
-/** Seats this battle put out of the round: they laid cards and hold none after it. */
-export function knockedOut(battle) {
-  return battle.counts.flatMap((count, seat) => {
-    const laid = battle.steps.some((step) => step.up[seat] !== null || step.down[seat] > 0);
-    return count === 0 && laid ? [seat] : [];
-  });
 }
 
 /** "You turn 9♠ and the computer turns 9♥.": the cards turned up at one step, as they turn. */
@@ -366,7 +292,8 @@ export function battleNumber(round) {
   return limit === null ? `Battle ${round.battles}` : `Battle ${round.battles} of ${limit}`;
 }
 
-function freshDeal(round, origin, match) {
+/** The words of a fresh deal: who is dealt what, where it came from, and what to press. */
+export function freshDeal(round, origin, match) {
   const { rules, counts } = round;
   const names = seatNames(rules.players, round.seats);
   const people = peopleAt(rules.players, round.seats);
@@ -398,145 +325,7 @@ export function flipWords(flipped, waiting, names) {
 }
 
 /** A round's outcome words, with the match's when this round decided it. */
-function matchOutcome(outcome, afterMatch) {
+export function matchOutcome(outcome, afterMatch) {
   if (!afterMatch?.ends) return outcome;
   return { title: afterMatch.title ?? outcome.title, why: `${outcome.why} ${afterMatch.ends}` };
-}
-
-/** The state after a message; every message has a `type`, and an unknown type is a bug. */
-export function update(state, message) {
-  switch (message.type) {
-    case "loaded":
-      return {
-        ...state,
-        round: message.round,
-        lastBattle: message.lastBattle,
-        scoreboard: message.scoreboard,
-        houseRules: message.houseRules,
-        info: message.info,
-        match: message.match ?? null,
-        battles: [],
-        run: null,
-        running: false,
-        stopped: false,
-        resumed: message.round !== null,
-        clockRang: false,
-        note: null,
-        error: null,
-      };
-    case "dealt":
-      return {
-        ...state,
-        round: message.round,
-        match: message.match === undefined ? state.match : message.match,
-        origin: message.origin ?? null,
-        lastBattle: null,
-        battles: [],
-        run: null,
-        running: false,
-        stopped: false,
-        resumed: false,
-        clockRang: false,
-        note: null,
-        error: null,
-      };
-    case "matched":
-      return { ...state, match: message.match };
-    case "timeUp":
-      return { ...state, round: message.round, battles: [], clockRang: true, resumed: false, note: null, error: null };
-    case "refreshed":
-      return { ...state, round: message.round };
-    case "noted":
-      return { ...state, note: message.note };
-    case "played": {
-      // `run`: "new" for Play to end's first request, "more" for each after it; its battles add up.
-      const lastBattle = message.battles.length > 0 ? message.battles.at(-1) : state.lastBattle;
-      const clockRang = message.battles.length === 0 && message.round.outcome !== null;
-      const played = tallyRun(message.battles, message.round.rules.players);
-      const run = message.run === "more" ? joinRuns(state.run, played) : played;
-      return {
-        ...state,
-        round: message.round,
-        lastBattle,
-        battles: message.battles,
-        run,
-        running: Boolean(message.run),
-        stopped: false,
-        resumed: false,
-        clockRang,
-        note: null,
-        error: null,
-      };
-    }
-    case "ranOut": // Play to end is over: `stopped` when a press stopped it part-way
-      return { ...state, running: false, stopped: message.stopped };
-    case "chosen":
-      return { ...state, houseRules: message.houseRules };
-    case "scored":
-      return { ...state, scoreboard: message.scoreboard };
-    case "busy":
-      return { ...state, busy: message.busy };
-    case "failed":
-      return { ...state, error: message.error };
-    default:
-      throw new Error(`unknown message type: ${message.type}`);
-  }
-}
-
-/** Everything the page shows, as plain data, derived from the state alone. */
-export function view(state) {
-  const round = state.round;
-  if (!round) {
-    return {
-      ready: false,
-      message: state.error ?? "Dealing the cards…",
-      error: Boolean(state.error),
-    };
-  }
-  const rules = round.rules;
-  const names = seatNames(rules.players, round.seats);
-  const over = round.outcome !== null;
-  const battles = state.battles ?? [];
-  const last = state.lastBattle ?? null;
-  const match = state.match ?? null;
-  const inMatch = match !== null && round.match_id === match.id;
-  const afterMatch = inMatch && over ? matchAfterRound(match, round, names) : null;
-  const run = state.run ?? null;
-  let message;
-  if (state.error) message = state.error;
-  else if (state.note) message = state.note;
-  else if (battles.length > 0 && state.stopped) {
-    message = `${describeRun(run, names, { last: false })} Stopped at battle ${round.battles}. Press Play to end to go on, or Turn cards for one battle.`;
-  } else if (battles.length > 0) {
-    // While Play to end turns battle by battle, each is told as it lands; its whole run after.
-    message = state.running && battles.length === 1 ? describeBattle(battles[0], names) : describeRun(run, names);
-  } else if (round.battles === 0 && !over) message = freshDeal(round, state.origin, inMatch ? match : null);
-  else if (over && ["time_up", "most_cards_tie"].includes(round.outcome.reason) && state.clockRang) message = `Time is up, so the cards were counted. ${afterMatch ? afterMatch.message : "Press New round to deal again."}`;
-  else if (afterMatch) message = afterMatch.message;
-  else if (over && match && !match.over) message = "This round is over. Press New round to go back to your match.";
-  else if (over) message = "This round is over. Press New round to deal again.";
-  else if (state.resumed) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
-  else message = last ? describeBattle(last, names) : `Your round resumes at battle ${round.battles + 1}.`;
-  const youOut = !over && round.counts[0] === 0;
-  const roundOutcome = over ? describeOutcome(round.outcome, names, round) : null;
-  return {
-    ready: true,
-    youOut,
-    players: rules.players,
-    names,
-    labels: seatLabels(rules.players, round.seats),
-    people: peopleAt(rules.players, round.seats),
-    counts: round.counts,
-    out: round.counts.map((count) => count === 0),
-    battleNumber: battleNumber(round),
-    message,
-    error: Boolean(state.error),
-    announce: battles.length > 0 ? `${battleNumber(round)}. ${message}` : message,
-    laid: last ? laidBySeat(last, rules.players) : names.map(() => []),
-    winner: last ? last.winner : null,
-    roundOutcome,
-    outcome: roundOutcome && matchOutcome(roundOutcome, afterMatch),
-    matchLine: match ? matchLine(match, seatLabels(match.rules.players, match.seats), inMatch) : null,
-    guide: guideText(rules),
-  };
 }
