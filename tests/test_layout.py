@@ -125,3 +125,47 @@ def test_the_simulators_two_features_stand_on_shared_ground() -> None:
     )
     assert wrong == []
     assert {feature(module) for module in sim} == {"runs", "exact", "shared", "top"}
+
+
+# The numba kernels are the one place where a long function is right: a kernel is compiled
+# whole, and a call between kernels costs what the kernel is there to save (each says so at its
+# head). Everywhere else a function stays under 80 lines and a class under 250.
+LONGEST = {"function": 80, "class": 250}
+
+
+def too_long(source: str, module: str) -> list[str]:
+    """The functions and classes of `source` (module `module`) longer than LONGEST allows."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            kind = "class" if isinstance(node, ast.ClassDef) else "function"
+            lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            if lines > LONGEST[kind]:
+                found.append(f"{module}.{node.name}: a {kind} of {lines} lines")
+    return found
+
+
+def test_no_function_or_class_outgrows_its_room() -> None:
+    """Outside the numba kernels, no function is over 80 lines and no class over 250."""
+    found = [
+        entry
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "kernels" not in path.parts
+        for entry in too_long(path.read_text(), module_name(path))
+    ]
+    assert found == []
+
+
+def test_the_size_check_notices_a_long_class_and_function() -> None:
+    """A class of 251 lines and a function of 81 are both reported; 250 and 80 are not."""
+
+    def lines(name: str, count: int) -> str:
+        return "\n".join(f"    {name}{n} = {n}" for n in range(count))
+
+    source = f"class Big:\n{lines('x', 250)}\n\n\ndef long():\n{lines('y', 80)}\n"
+    assert too_long(source, "probe") == [
+        "probe.Big: a class of 251 lines",
+        "probe.long: a function of 81 lines",
+    ]
+    fitting = f"class Fits:\n{lines('x', 249)}\n\n\ndef short():\n{lines('y', 79)}\n"
+    assert too_long(fitting, "probe") == []

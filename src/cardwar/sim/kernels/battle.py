@@ -41,6 +41,8 @@ def _beats(rank_: int, best: int, low: bool) -> bool:
     return best < 0 or (rank_ < best if low else rank_ > best)
 
 
+# Over 80 lines on purpose: the general battle, wars and shortages, in one piece, since an
+# inlined helper taking arrays costs numba's reference counting on every call (plain.py's head).
 @njit(cache=True)
 def battle(rules: np.ndarray, ws: np.ndarray, p: int) -> tuple[int, int, bool, int]:
     """Play one battle on set `p`, wars included, exactly as `Round.play_battle` does (the

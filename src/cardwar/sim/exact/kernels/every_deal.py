@@ -175,6 +175,8 @@ def _ring_loop_name(
     return best0, best1
 
 
+# Over 80 lines on purpose: one loop over the sequences with its tallies and loop table kept
+# inline, since a helper taking arrays costs numba's reference counting (plain.py's head).
 @njit(cache=True)
 def play_range(
     rules: np.ndarray, ranks: np.ndarray, index: int, count: int, mirror: bool, seatings: bool,

@@ -61,6 +61,8 @@ def _card(p: int, b: int, mask: int, i: int) -> int:
     return (p >> (b * i)) & mask
 
 
+# Over 80 lines on purpose: a war's steps in one loop over the packed words, since an inlined
+# helper taking arrays costs numba's reference counting on every call (plain.py's head).
 @njit(cache=True)
 def war(
     p0: int, p1: int, s0: int, s1: int, b: int, need: int, last_card: bool, low: bool,

@@ -45,6 +45,8 @@ RING = 64  # a pile's bytes: a power of two of at least CARDS
 MASK = RING - 1
 
 
+# Over 80 lines on purpose: the classic table's rounds in one loop with the battle written out,
+# since an inlined helper taking arrays costs numba's reference counting (plain.py's head).
 @njit(cache=True)
 def play_classic(
     rules: np.ndarray, hand: int, seed: int, first: int, last: int, counters: np.ndarray,
@@ -62,9 +64,9 @@ def play_classic(
     # count here), turned upside down for Peace: then the higher rank always wins.
     ring = np.zeros(2 * RING, np.uint8)
     top = RANKS - 1
-    for game in range(first, last):
+    for number in range(first, last):
         # The deal: `rng.seed_game`, `random_rounds.random_deal`, with the generator in a register.
-        state = seeded(seed, game)
+        state = seeded(seed, number)
         for i in range(CARDS):
             deck[i] = i
         for i in range(CARDS - 1, 0, -1):
@@ -159,7 +161,7 @@ def play_classic(
                 break
         tally_result(counters, battles_hist, wars_hist, longs, winner, reason, battles, wars)
         if records.shape[0] > 0:
-            keep_record(records, battles, wars, game, winner, reason)
+            keep_record(records, battles, wars, number, winner, reason)
 
 
 @njit(cache=True, parallel=True)
@@ -168,7 +170,7 @@ def play_classic_parallel(
     battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray, records: np.ndarray,
 ) -> None:  # fmt: skip
     """`play_classic` over as many slices as `counters` has rows, one slice per thread, each
-    game seeded by its number alone (as `random_rounds.play_rounds_parallel`)."""
+    round seeded by its number alone (as `random_rounds.play_rounds_parallel`)."""
     slices = counters.shape[0]
     rounds = last - first
     for part in prange(slices):
