@@ -6,8 +6,8 @@ import { drawClock, tickClock } from "./clock.js";
 import { answerConfirm, confirmClosed } from "./confirm.js";
 import { $, onBackdrop } from "./dom.js";
 import * as house from "./house-panel.js";
-import { onKey, onTableTap } from "./keys.js";
-import { flip, play, turnCards } from "./play.js";
+import { onKey, onTableTap, tapStoppedRun } from "./keys.js";
+import { flip, play, tapPile, turnCards } from "./play.js";
 import * as replay from "./replay.js";
 import * as end from "./round-end.js";
 import { load, newRound } from "./rounds.js";
@@ -25,10 +25,16 @@ const on = (type, handlers) => {
   for (const [id, handler] of Object.entries(handlers)) $(id).addEventListener(type, handler);
 };
 const backdrop = (close) => (event) => onBackdrop(event.currentTarget, event) && close();
-/** A click on a person's flip button (table.js puts them in each seat). */
-function onFlip(event) {
-  const button = event.target instanceof Element ? event.target.closest("button.flip") : null;
-  if (button) press(button, () => flip(Number(button.dataset.seat), button))();
+/** A click on a person's flip button (table.js puts them in each seat), or on a pile. */
+function onTableClick(event) {
+  const target = event.target instanceof Element ? event.target : null;
+  const button = target?.closest("button.flip");
+  if (button) {
+    press(button, () => flip(Number(button.dataset.seat), button))();
+    return;
+  }
+  const pile = target?.closest(".seat .stack");
+  if (pile && !tapStoppedRun()) tapPile(Number(pile.closest(".seat").dataset.seat));
 }
 
 turn.addEventListener("click", press(turn, () => turnCards(turn)));
@@ -37,7 +43,7 @@ deal.addEventListener("click", press(deal, () => newRound()));
 auto.addEventListener("click", () => (ui.run ? stopAuto() : playToEnd()));
 document.addEventListener("keydown", onKey);
 on("pointerdown", { table: onTableTap });
-on("click", { sound: toggleSound, table: onFlip });
+on("click", { sound: toggleSound, table: onTableClick });
 for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, pressed, { capture: true, once: true });
 on("mousedown", { table: (event) => event.preventDefault() }); // the focus stays put
 for (const control of house.choices) control.addEventListener("change", house.chooseFromForm);

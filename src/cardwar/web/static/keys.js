@@ -1,5 +1,6 @@
 // Keys, and a tap on the table: each skips the battle playing and stops Play to end. Each person
-// at the table has a flip key of their own (table.js's FLIP_KEYS); seat 0's is Turn cards' T.
+// at the table has a flip key of their own (table.js's FLIP_KEYS); seat 0's is Turn cards' T, and
+// Space.
 import { skipAnimation, stopAuto } from "./act.js";
 import { ui } from "./state.js";
 import { FLIP_KEYS, controls, flipButton } from "./table.js";
@@ -24,7 +25,11 @@ export function onKey(event) {
     stopAuto();
     return;
   }
-  if ((key === " " || key === "enter") && target instanceof HTMLButtonElement) return; // the button clicks itself
+  if (key === "enter" && target instanceof HTMLButtonElement) return; // the button clicks itself
+  // Space is Turn cards (the first seat's flip) wherever the focus is, but in a field or a
+  // dialog: a focused House rules or New round never takes it. With nothing to flip (the round
+  // over), the focused control acts on it, as Enter does.
+  if (key === " " && controls.turn.disabled && target instanceof HTMLElement && target.closest("button, summary")) return;
   const button = KEYS[key] ?? (key in FLIPS ? flipButton(FLIPS[key]) : null);
   if (!button) {
     if (!QUIET.includes(key)) skipAnimation();
@@ -34,8 +39,18 @@ export function onKey(event) {
   if (!button.disabled) button.click();
 }
 
+let tapStopped = false; // the tap now ending stopped Play to end: its click does nothing more
+
 export function onTableTap(event) {
   if (event?.target instanceof Element && event.target.closest("button")) return; // a flip button acts itself
+  tapStopped = ui.run !== null;
   stopAuto();
   skipAnimation();
+}
+
+/** True once for the click of a tap that stopped Play to end. */
+export function tapStoppedRun() {
+  const stopped = tapStopped;
+  tapStopped = false;
+  return stopped;
 }

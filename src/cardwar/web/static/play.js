@@ -1,12 +1,12 @@
 // Turn cards, Play 10 battles and each person's flip: battles asked of the server, then shown one
 // by one, the words and sounds following the cards as they move.
-import { act, skipAnimation } from "./act.js";
+import { act, press, skipAnimation } from "./act.js";
 import { api } from "./api.js";
 import { laidBySeat } from "./battle.js";
 import { afterRoundEnds, load } from "./rounds.js";
 import { buzz, sound } from "./sound.js";
 import { acting, dispatch, enter, moving, state, ui } from "./state.js";
-import { announce, drawField, flipsKey, say, showBattleNumber, stage } from "./table.js";
+import { announce, controls, drawField, flipButton, flipsKey, say, showBattleNumber, stage } from "./table.js";
 import { battleNumber, describeBattle, flipWords, tellTurn, tellWar } from "./tell.js";
 import { view } from "./update.js";
 
@@ -119,4 +119,17 @@ export async function flip(seat, button) {
   const words = flipWords(flipped, waiting, shown.names);
   dispatch({ type: "noted", note: words });
   announce(words);
+}
+
+/** A tap or a click on seat `seat`'s pile: that person's flip, as their Flip button (Turn cards
+ * when you are the only person at the table). Another seat's pile, or one out, does nothing. */
+export function tapPile(seat) {
+  const shown = view(state);
+  if (!shown.ready || shown.outcome || !shown.people.includes(seat) || shown.out[seat]) return;
+  if (shown.people.length === 1) {
+    press(controls.turn, () => turnCards(controls.turn))();
+    return;
+  }
+  const button = flipButton(seat);
+  if (button) press(button, () => flip(seat, button))();
 }

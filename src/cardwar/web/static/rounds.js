@@ -71,7 +71,12 @@ const matchInPlay = () => (state.match && !state.match.over ? state.match : null
 export async function dealAgain(again, origin) {
   const round = await api("POST", "/api/rounds", { ...again, ...seated() });
   dispatch({ type: "dealt", round, origin });
+  focusTurn();
 }
+
+/** After a deal the player asked for, the focus is on Turn cards (the first seat's flip, which
+ * Space presses too), wherever the press that dealt came from: New round, a dialog's button. */
+const focusTurn = () => controls.turn.focus({ preventScroll: true });
 
 /** Once a round has ended (or the person is out of it): the scoreboard, and its match. */
 export async function afterRoundEnds() {
@@ -118,6 +123,7 @@ export async function newRound({ fresh = false } = {}) {
     }
     if (match && !leavesMatch) await dealNextInMatch();
     else await dealFresh();
+    focusTurn();
     return dealing;
   }, controls.deal);
 }

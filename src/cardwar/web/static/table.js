@@ -117,6 +117,37 @@ function drawControls(shown) {
   controls.turn.classList.toggle("primary", !dealNext);
   controls.deal.classList.toggle("primary", dealNext);
   drawFlips(shown, flipped);
+  drawPiles(shown);
+}
+
+const PILE_HINT = "cardwar.pile-hint"; // "seen" once this browser's player has flipped a pile
+
+function pileHintSeen() {
+  try {
+    return window.localStorage.getItem(PILE_HINT) === "seen";
+  } catch {
+    return true; // storage turned off: no hint rather than one on every visit
+  }
+}
+
+/** The piles a tap flips: each person's still in, while the round goes on. On a first visit
+ * your pile says so, until the first battle is played. */
+function drawPiles(shown) {
+  const going = shown.ready && shown.outcome === null;
+  els.table.querySelectorAll(".seat").forEach((seatEl, seat) => {
+    seatEl.classList.toggle("tappable", going && shown.people.includes(seat) && !shown.out[seat]);
+  });
+  const first = going && state.round.battles === 0;
+  if (!first && shown.ready && state.round.battles > 0 && !pileHintSeen()) {
+    try {
+      window.localStorage.setItem(PILE_HINT, "seen");
+    } catch {
+      // storage turned off: nothing to remember it in
+    }
+  }
+  const hint = els.table.querySelector('.seat[data-seat="0"] .pile-hint');
+  hint.hidden = !(first && !pileHintSeen());
+  hint.textContent = TOUCH ? "Tap your pile to turn" : "Click your pile to turn";
 }
 
 /** With two or more people at the table, each person still in has a flip button on their own
@@ -150,6 +181,8 @@ function drawFlips(shown, flipped) {
       slot.replaceChildren(button);
     }
     button.classList.toggle("flipped", flipped.includes(seat));
+    // Someone has flipped: the table waits for those who have not, and their buttons say so.
+    button.classList.toggle("waiting", flipped.length > 0 && !flipped.includes(seat));
     markBusy(button, state.busy || flipped.includes(seat));
   }
 }
