@@ -391,13 +391,22 @@ def test_every_state_of_the_table_passes_the_audit(
 def test_the_chance_meter_and_the_statistics_view(
     browser: Browser, shared_server: LiveServer, device: dict[str, Any]
 ) -> None:
-    """After a battle the meter shows your chance from here and says what it means; the
-    Statistics view plays the house rules' rounds and draws their endings and histograms."""
+    """After a battle the meter shows your chance from here with a line of what the table
+    shows, and Peek says what it means; the Statistics view plays the house rules' rounds and
+    draws their endings and histograms."""
     page, watch = open_page(browser, shared_server, device)
     press(page, "Turn cards", bool(device.get("has_touch")))
     meter = page.get_by_test_id("chance")
     expect(meter).to_have_text(re.compile(r"^\d{1,3}%$"))
-    expect(page.locator("#chance-words")).to_contain_text("If every pile were shuffled now")
+    yours, theirs = counts(page)
+    expect(page.locator("#chance-words")).to_have_text(
+        f"You hold {yours} cards to the computer's {theirs}."
+    )
+    peeked = page.locator("#chance-peek-words")
+    expect(peeked).to_be_hidden()
+    button(page, "Peek at the piles").click()
+    expect(peeked).to_contain_text("If every pile were shuffled now")
+    expect(button(page, "Stop peeking")).to_have_attribute("aria-expanded", "true")
     dialog = open_house_rules(page)
     choose(page, dialog, "Players", "3")
     dialog.get_by_role("button", name="Close").click()

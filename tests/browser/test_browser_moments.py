@@ -134,3 +134,49 @@ def test_at_a_shared_table_each_pile_is_its_persons_flip(
     expect(hers).to_have_class("flip")
     watch.check(shared_server)
     page.context.close()
+
+
+def test_the_statistics_words_and_their_axes(browser: Browser, shared_server: LiveServer) -> None:
+    """A run too quick to time says so in words, each seat's share is named with a capital, and
+    a histogram's axis is marked at round numbers with its end named, the marks never crowding
+    the end; the view itself shows a swatch beside each share."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    told = page.evaluate(
+        """async () => {
+            const charts = await import("/static/charts.js");
+            const result = { rounds: 20000, rounds_asked: 20000, stopped_by_time: false,
+                seconds: 0.04, wins: [8600, 8600], draws: 2800, reasons: { all_cards: 17200,
+                battle_limit: 2800 }, battles: { mean: 270.5, median: 210, p90: 500, max: 500 },
+                wars_per_round: { mean: 17.2, max: 60 } };
+            const shown = charts.statsView(result, ["You", "Computer"]);
+            const svg = charts.histogramSvg([0, 3, 9, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+                { title: "Rounds by battles", unit: "battles" });
+            const marks = [...new DOMParser().parseFromString(svg, "image/svg+xml")
+                .querySelectorAll("text.tick")].map((tick) => tick.textContent);
+            const slow = charts.statsView({ ...result, seconds: 1.26 }, ["You", "Computer"]);
+            return { played: shown.played, slow: slow.played, marks,
+                labels: shown.outcome.map((p) => p.label),
+                ticks: [1, 7, 37, 100, 143, 65535].map((last) => charts.axisTicks(last)) };
+        }"""
+    )
+    assert told["played"] == "20,000 rounds played in under a tenth of a second."
+    assert told["slow"] == "20,000 rounds played in 1.3 seconds."
+    assert told["labels"] == ["You won", "Computer won", "Drawn"]
+    assert told["marks"] == ["0", "10", "20", "37 battles"]
+    assert told["ticks"] == [
+        [0, 1],
+        [0, 2, 4, 7],
+        [0, 10, 20, 37],
+        [0, 50, 100],
+        [0, 50, 100, 143],
+        [0, 20000, 40000, 65535],
+    ]
+    page.get_by_label("Rounds to play").fill("2000")
+    page.get_by_role("button", name="Play them").click()
+    legend = page.locator("#stats-legend")
+    expect(legend).to_contain_text("You won")
+    expect(legend.locator(".legend-item svg.swatch")).to_have_count(3)
+    audit(page)
+    watch.check(shared_server)
+    page.context.close()

@@ -29,6 +29,7 @@ from browsing import (  # the browser tests' helpers
     Watch,
     audit,
     button,
+    counts,
     open_house_rules,
     play_to_the_end,
     press,
@@ -456,8 +457,9 @@ def test_the_chance_meter_waits_for_a_battle_and_says_why(
     browser: Browser, shared_server: LiveServer
 ) -> None:
     """Before a card is turned there is no meter and no estimate is asked; from the first battle
-    on it shows the chance with its reason in plain words. (The answer: ACES_AGAINST_YOU, fixed
-    for its words, routed in.)"""
+    on it shows the chance with one line of what the table shows, and its reason in plain words
+    only behind Peek at the piles. (The answer: ACES_AGAINST_YOU, fixed for its words, routed
+    in.)"""
     page, watch = open_table(browser, shared_server, PHONE)
     asked = chance_requests(page)
     page.route("**/api/rounds/*/chance", lambda route: route.fulfill(json=ACES_AGAINST_YOU))
@@ -467,11 +469,21 @@ def test_the_chance_meter_waits_for_a_battle_and_says_why(
     assert asked == []
     press(page, "Turn cards", touch=True)
     expect(page.get_by_test_id("chance")).to_have_text("7%")
+    yours, theirs = counts(page)
     expect(page.locator("#chance-words")).to_have_text(
+        f"You hold {yours} cards to the computer's {theirs}."
+    )
+    peek = button(page, "Peek at the piles")
+    expect(peek).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("#chance-peek-words")).to_be_hidden()
+    peek.click()
+    expect(page.locator("#chance-peek-words")).to_have_text(
         "You hold more cards, 33 to 19, but the computer holds three of the four aces. If every"
         " pile were shuffled now, you would win about 7 rounds in 100 from here, the computer"
         " about 93 (2,000 tries)."
     )
+    button(page, "Stop peeking").click()
+    expect(page.locator("#chance-peek-words")).to_be_hidden()
     assert len(asked) == 1
     audit(page)
     watch.check(shared_server)
@@ -571,13 +583,13 @@ def test_the_chance_reason_in_plain_words(browser: Browser, shared_server: LiveS
 def test_the_chance_meter_hides_and_remembers_it(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """Hide (aria-pressed) takes the meter away and stops the estimates; the choice is kept
-    through a reload, and pressing it again brings the meter back; before the first battle there
-    is no meter, and no Hide either. The estimates are the server's own, and the meter tells
-    the real one in words: a figure, and a reason from the answer's `holdings`."""
+    """Hide takes the meter away and stops the estimates, and is then named Show your chance;
+    the choice is kept through a reload, and pressing it again brings the meter back; before the
+    first battle there is no meter, and no Hide either. The estimates are the server's own, and
+    Peek tells the real one in words: a figure, and a reason from the answer's `holdings`."""
     page, watch = open_table(browser, shared_server, DESKTOP)
     asked = chance_requests(page)
-    hide = button(page, "Hide")
+    hide = page.locator("#chance-hide")  # its name says its state: Hide, Show your chance
     expect(hide).to_be_hidden()  # before the first battle there is no meter to hide
     with page.expect_response("**/api/rounds/*/chance") as estimate:
         press(page, "Turn cards")
@@ -587,16 +599,19 @@ def test_the_chance_meter_hides_and_remembers_it(
     meter = page.get_by_test_id("chance")
     expect(meter).to_have_text(re.compile(r"^\d{1,3}%$"))
     figure = meter.inner_text().removesuffix("%")
-    expect(page.locator("#chance-words")).to_have_text(
+    button(page, "Peek at the piles").click()
+    expect(page.locator("#chance-peek-words")).to_have_text(
         re.compile(
             r"^[A-Z][^.]+\. If every pile were shuffled now, you would win about"
             rf" {figure} rounds in 100 from here, the computer about \d+"
             r"(, and \d+ would be drawn)? \(2,000 tries\)\.$"
         )
     )
-    expect(hide).to_have_attribute("aria-pressed", "false")
+    expect(hide).to_have_text("Hide")
+    expect(hide).not_to_have_attribute("aria-pressed", re.compile(".*"))  # a name, not a state
     hide.click()
-    expect(hide).to_have_attribute("aria-pressed", "true")
+    expect(hide).to_have_text("Show your chance")
+    expect(hide).to_be_visible()
     expect(page.locator("#chance")).to_be_hidden()
     audit(page)
     count = len(asked)
@@ -606,13 +621,13 @@ def test_the_chance_meter_hides_and_remembers_it(
 
     page.reload()
     settle(page)
-    expect(hide).to_have_attribute("aria-pressed", "true")
+    expect(hide).to_have_text("Show your chance")
     press(page, "Turn cards")
     nothing_more_asked(page)
     expect(page.locator("#chance")).to_be_hidden()
     assert len(asked) == count
     hide.click()
-    expect(hide).to_have_attribute("aria-pressed", "false")
+    expect(hide).to_have_text("Hide")
     expect(page.locator("#chance")).to_be_visible()
     assert len(asked) == count + 1
     watch.check(shared_server)

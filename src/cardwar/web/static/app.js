@@ -1,7 +1,7 @@
 // Boot and wiring: every event the page listens to is connected here, then the page loads.
 import { act, press, stopAuto } from "./act.js";
 import { playToEnd, rememberSpeed, rememberWars, restoreChoices } from "./auto.js";
-import { restoreChanceChoice, toggleChanceHidden } from "./chance.js";
+import { restoreChanceChoice, toggleChanceHidden, togglePeek } from "./chance.js";
 import { drawClock, tickClock } from "./clock.js";
 import { answerConfirm, confirmClosed } from "./confirm.js";
 import { $, onBackdrop } from "./dom.js";
@@ -81,6 +81,7 @@ restoreChoices(); // Play to end's speed and pause, as this browser last chose t
 restoreChanceChoice(); // the chance meter shown or hidden, likewise
 // The meter's Hide button comes with the table's look (index.html); wired once it is there.
 $("chance-hide")?.addEventListener("click", toggleChanceHidden);
+$("chance-peek")?.addEventListener("click", togglePeek);
 drawSoundButton($("sound"));
 setInterval(tickClock, 250);
 act(load);

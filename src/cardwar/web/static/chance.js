@@ -1,7 +1,8 @@
-// The chance to win from here: asked after each battle, shown under the controls with the reason
-// for it, unless this browser chose to hide it (then nothing is asked).
+// The chance to win from here: asked after each battle, shown under the controls with one line of
+// what the table shows (the cards each pile holds), unless this browser chose to hide it (then
+// nothing is asked). What the piles hold, the reason for the figure, only behind Peek.
 import { ApiError, api } from "./api.js";
-import { chanceWords } from "./charts.js";
+import { chanceLine, chanceWords } from "./charts.js";
 import { $ } from "./dom.js";
 import { seatWords } from "./seats.js";
 import { acting, state, ui } from "./state.js";
@@ -11,6 +12,8 @@ const els = {
   value: $("chance-value"),
   fill: $("chance-fill"),
   words: $("chance-words"),
+  peek: $("chance-peek"),
+  peekWords: $("chance-peek-words"),
   hide: $("chance-hide"),
 };
 
@@ -39,16 +42,28 @@ export async function showChance() {
     return;
   }
   if (asked !== ui.chance.asked || state.round?.id !== round.id) return; // a later one is on its way
-  const words = chanceWords(chance, seatWords(round.seats, round.rules.players).names);
+  const { names } = seatWords(round.seats, round.rules.players);
+  const words = chanceWords(chance, names);
   els.value.textContent = words.value;
   els.fill.style.width = words.value;
-  els.words.textContent = words.sentence;
+  els.words.textContent = chanceLine(state.round.counts, names);
+  els.peekWords.textContent = words.sentence;
   els.chance.hidden = false;
 }
 
 function markHidden(hidden) {
   ui.chance.hidden = hidden;
-  els.hide?.setAttribute("aria-pressed", String(hidden));
+  if (!els.hide) return;
+  els.hide.dataset.state = hidden ? "hidden" : "shown";
+  els.hide.textContent = hidden ? "Show your chance" : "Hide";
+}
+
+/** Peek at the piles: what each holds, and why the figure says what it says; again, no more. */
+export function togglePeek() {
+  const open = els.peek.getAttribute("aria-expanded") !== "true";
+  els.peek.setAttribute("aria-expanded", String(open));
+  els.peek.textContent = open ? "Stop peeking" : "Peek at the piles";
+  els.peekWords.hidden = !open;
 }
 
 /** The meter hidden or shown as this browser last chose. */
@@ -62,7 +77,8 @@ export function restoreChanceChoice() {
   markHidden(kept === "true");
 }
 
-/** The Hide button: the meter goes, and no estimate is asked, until it is pressed again. */
+/** The Hide button (then named Show your chance): the meter goes, and no estimate is asked,
+ * until it is pressed again. */
 export function toggleChanceHidden() {
   markHidden(!ui.chance.hidden);
   try {

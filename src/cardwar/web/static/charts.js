@@ -60,7 +60,19 @@ export function chanceReason(chance, names) {
   return `It could go either way: ${mid(names[0])} and ${mid(names[rival])} hold as many cards and as many ${many} as each other.`;
 }
 
-/** The chance meter's words: a headline figure, and sentences saying why and what it means. */
+/** The chance meter's one line, from what the table shows: the cards each pile holds ("You hold
+ * 30 cards to the computer's 22.", "You hold 13 of the 52 cards in play."). */
+export function chanceLine(counts, names) {
+  const total = counts.reduce((a, b) => a + b, 0);
+  const who = isYou(names[0]) ? "You hold" : `${names[0]} holds`;
+  if (counts.length === 2) {
+    return `${who} ${counts[0]} ${counts[0] === 1 ? "card" : "cards"} to ${names[1]}'s ${counts[1]}.`;
+  }
+  return `${who} ${counts[0]} of the ${total} cards in play.`;
+}
+
+/** The chance meter's words: a headline figure, and sentences saying why and what it means
+ * (what a Peek at the piles shows). */
 export function chanceWords(chance, names) {
   const others = names.slice(1).map((name, i) => `${name} ${Math.round(chance.seats[i + 1] * 100)}`);
   const draw = Math.round(chance.draw * 100);
@@ -121,6 +133,13 @@ export function histogramSvg(counts, { title, unit }) {
       `width="${Math.max(step - 1, 0.5).toFixed(2)}" height="${h.toFixed(2)}"/>`;
   });
   const last = parts.at(-1).to;
+  const at = (value) => ((value / (last + 1)) * width).toFixed(2); // a value's x on the axis
+  const ticks = axisTicks(last).map((value, i, all) => {
+    const anchor = i === 0 ? "start" : i === all.length - 1 && value === last ? "end" : "middle";
+    const name = i === all.length - 1 ? `${number(value)} ${unit}` : number(value);
+    return `<line class="axis" x1="${at(value)}" y1="${height}" x2="${at(value)}" y2="${height + 4}"/>` +
+      `<text class="tick" x="${at(value)}" y="${height + 15}" text-anchor="${anchor}">${name}</text>`;
+  });
   const range = (part) => (part.from === part.to ? `${part.from}` : `${part.from} to ${part.to}`);
   const label = `${title}: the most rounds, ${number(tallest.count)}, had ${range(tallest)} ${unit}; ` +
     `the longest had ${number(last)}.`;
@@ -128,10 +147,29 @@ export function histogramSvg(counts, { title, unit }) {
     `<svg class="histogram" viewBox="0 0 ${width} ${height + 18}" role="img" aria-label="${label}">` +
     `<line class="axis" x1="0" y1="${height + 0.5}" x2="${width}" y2="${height + 0.5}"/>` +
     bars.join("") +
-    `<text class="tick" x="0" y="${height + 15}">0</text>` +
-    `<text class="tick" x="${width}" y="${height + 15}" text-anchor="end">${number(last)} ${unit}</text>` +
+    ticks.join("") +
     `</svg>`
   );
+}
+
+/** Where an axis of whole numbers from 0 to `last` is marked: 0, round steps of 1, 2 or 5 times
+ * a power of ten (five marks at most), and `last` itself, in place of a mark too close to it
+ * for both labels to be read. */
+export function axisTicks(last) {
+  if (last <= 0) return [0];
+  const rough = last / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = Math.max(1, [1, 2, 5, 10].map((k) => k * power).find((s) => s >= rough));
+  const marks = [];
+  for (let value = 0; value <= last; value += step) marks.push(value);
+  if (last - marks.at(-1) >= step * 0.75) marks.push(last);
+  else if (marks.length > 1) marks[marks.length - 1] = last;
+  return marks;
+}
+
+/** "0.4 seconds", or "under a tenth of a second" for a run too quick for that. */
+function took(seconds) {
+  return seconds < 0.1 ? "under a tenth of a second" : `${seconds.toFixed(1)} seconds`;
 }
 
 /** The Statistics view's words and shares for one simulation's result. */
@@ -139,15 +177,15 @@ export function statsView(result, names) {
   const rounds = result.rounds;
   const share = (n) => (rounds === 0 ? 0 : n / rounds);
   const outcome = [
-    ...names.map((name, seat) => ({ label: name === "You" ? "you won" : `${name} won`, share: share(result.wins[seat]), kind: seat === 0 ? "you" : `seat${seat}` })),
-    { label: "drawn", share: share(result.draws), kind: "draw" },
+    ...names.map((name, seat) => ({ label: `${name} won`, share: share(result.wins[seat]), kind: seat === 0 ? "you" : `seat${seat}` })),
+    { label: "Drawn", share: share(result.draws), kind: "draw" },
   ];
   const endings = Object.entries(result.reasons)
     .filter(([, count]) => count > 0)
     .map(([reason, count]) => `${ENDINGS[reason]} ${percent(share(count))}`);
   const b = result.battles;
   const w = result.wars_per_round;
-  const played = `${number(rounds)} rounds played in ${result.seconds.toFixed(1)} s` +
+  const played = `${number(rounds)} rounds played in ${took(result.seconds)}` +
     (result.stopped_by_time ? ` (the server stopped at its 2 seconds, before the ${number(result.rounds_asked)} asked)` : "") + ".";
   return {
     played,

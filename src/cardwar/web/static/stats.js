@@ -22,6 +22,24 @@ export function drawStatsRules(shown) {
   els.rulesLine.textContent = preset ? `${presetName(preset)} · ${rulesLine(rules)}` : rulesLine(rules);
 }
 
+/** One part of the outcome bar named beside a swatch of its colour: "■ You won 43%". */
+function legendItem(part) {
+  const item = document.createElement("span");
+  item.className = "legend-item";
+  const swatch = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  swatch.setAttribute("viewBox", "0 0 10 10");
+  swatch.setAttribute("aria-hidden", "true");
+  swatch.classList.add("swatch");
+  const box = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  box.setAttribute("width", "10");
+  box.setAttribute("height", "10");
+  box.setAttribute("rx", "2");
+  box.setAttribute("class", `share ${part.kind}`);
+  swatch.append(box);
+  item.append(swatch, ` ${part.label} ${percent(part.share)}`);
+  return item;
+}
+
 export async function runStats(event) {
   event.preventDefault();
   if (els.run.getAttribute("aria-busy") === "true") return;
@@ -45,7 +63,7 @@ export async function runStats(event) {
     const shown = statsView(result, seatWords(seats, players).labels);
     $("stats-played").textContent = shown.played;
     $("stats-outcome").innerHTML = shareBar(shown.outcome, "How the rounds ended");
-    $("stats-legend").textContent = shown.outcome.map((part) => `${part.label} ${percent(part.share)}`).join(" · ");
+    $("stats-legend").replaceChildren(...shown.outcome.map(legendItem));
     $("stats-endings").textContent = `Endings: ${shown.endings}.`;
     $("stats-battles").innerHTML = histogramSvg(result.histograms.battles, { title: "Rounds by battles", unit: "battles" });
     $("stats-battles-words").textContent = shown.battles;
