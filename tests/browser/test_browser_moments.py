@@ -6,6 +6,9 @@ the server, and the server is the real one, dealing known deals through its API.
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from playwright.sync_api import Browser, expect
 
 from browsing import (  # the browser tests' helpers
@@ -17,6 +20,7 @@ from browsing import (  # the browser tests' helpers
     deal_to_people,
     open_house_rules,
     open_page,
+    resume_with,
     settle,
 )
 from live import LiveServer
@@ -178,5 +182,52 @@ def test_the_statistics_words_and_their_axes(browser: Browser, shared_server: Li
     expect(legend).to_contain_text("You won")
     expect(legend.locator(".legend-item svg.swatch")).to_have_count(3)
     audit(page)
+    watch.check(shared_server)
+    page.context.close()
+
+
+SCREENS = {
+    "phone": PHONE,
+    "sideways": {**PHONE, "viewport": {"width": 740, "height": 375}},
+    "desktop": DESKTOP,
+    "wide": {"viewport": {"width": 1920, "height": 1080}},
+}
+# Where a card's rank is printed first: its top-left corner, as a part of the card.
+CORNER = """(el) => {
+    const b = el.getBoundingClientRect();
+    return [b.left, b.top, b.width * .3, b.height * .27];
+}"""
+
+
+@pytest.mark.parametrize("screen", list(SCREENS), ids=list(SCREENS))
+def test_war_is_bold_and_leaves_the_tied_ranks_in_view(
+    browser: Browser, shared_server: LiveServer, screen: str
+) -> None:
+    """Held at a war (Play to end, Pause on wars), WAR! stands opaque and bold between the rows,
+    clear of each tied card's top-left corner, where its rank is printed."""
+    device: dict[str, Any] = SCREENS[screen]
+    page, watch = open_page(browser, shared_server, device, motion="no-preference")
+    resume_with(page, shared_server, deal=EXAMPLE_DEAL)
+    page.get_by_label("Pause on wars").check()
+    button(page, "Play to end").click()
+    expect(page.get_by_test_id("message")).to_contain_text("Paused on this war")
+    settle(page)
+    burst = page.locator("#burst")
+    expect(burst).to_have_text("WAR!")
+    expect(burst).to_have_css("opacity", "1")
+    assert int(burst.evaluate("el => getComputedStyle(el).fontWeight")) >= 800
+    box = burst.bounding_box()
+    assert box is not None
+    for seat in (0, 1):
+        tied = page.locator(f"#laid-{seat} .card:not(.pending)")
+        expect(tied).to_have_count(1)
+        left, top, width, height = tied.evaluate(CORNER)
+        apart = (
+            box["x"] >= left + width
+            or box["x"] + box["width"] <= left
+            or box["y"] >= top + height
+            or box["y"] + box["height"] <= top
+        )
+        assert apart, f"WAR! covers the rank of seat {seat}'s card on the {screen} screen"
     watch.check(shared_server)
     page.context.close()

@@ -125,6 +125,7 @@ export class Stage {
             this.parts.setCounts(shown);
             this.burst?.cancel();
             this.burst = null;
+            this.placeBurst();
             this.parts.burst.style.opacity = "1"; // "War!" stays up while the war waits
             return "held";
           }
@@ -161,25 +162,59 @@ export class Stage {
     }
   }
 
-  /** "War!" pops up over the field and fades as the war's cards land; `held`: it was up
-   * already, held there while the war waited, and only fades. */
+  /** "WAR!" pops up between the rows, stays whole while the war's cards go down and turn, and
+   * goes as they land; `held`: it was up already, held there while the war waited, and only
+   * stays until the deciding cards have turned. */
   sayWar(tempo, held = false) {
-    const duration = this.ms("war", tempo) * 2;
+    const duration = this.ms("war", tempo) * 2 + this.ms("fly", tempo) + this.ms("flip", tempo);
     if (duration <= 0) return;
+    if (!held) this.placeBurst();
     this.burst?.cancel();
     this.burst = this.parts.burst.animate(held ? [
       { opacity: 1, transform: "scale(1)", offset: 0 },
-      { opacity: 1, transform: "scale(1)", offset: 0.4 },
+      { opacity: 1, transform: "scale(1)", offset: 0.85 },
       { opacity: 0, transform: "scale(1)" },
     ] : [
-      { opacity: 0, transform: "scale(.6)" },
-      { opacity: 1, transform: "scale(1.08)", offset: 0.25 },
-      { opacity: 1, transform: "scale(1)", offset: 0.7 },
+      { opacity: 0, transform: "scale(.5)" },
+      { opacity: 1, transform: "scale(1.12)", offset: 0.12 },
+      { opacity: 1, transform: "scale(1)", offset: 0.2 },
+      { opacity: 1, transform: "scale(1)", offset: 0.88 },
       { opacity: 0, transform: "scale(1)" },
-    ], { duration, easing: EASE });
+    ], { duration, easing: "linear" });
     this.animations.add(this.burst);
     const burst = this.burst;
     burst.finished.catch(() => {}).finally(() => this.animations.delete(burst));
+  }
+
+  /** Put "WAR!" between two rows of cards on the table, in the gap between a card and the one
+   * under it, its left edge past the corner where the lower card shows its rank (the upper
+   * card's shows at its top, far above): the tied ranks stay in view. With no such pair of
+   * cards it stays where the style puts it, in the middle of the field. */
+  placeBurst() {
+    const burst = this.parts.burst;
+    for (const side of ["left", "top", "margin"]) burst.style.removeProperty(side);
+    const frame = burst.offsetParent?.getBoundingClientRect();
+    const laid = [...this.table.querySelectorAll(".slot .card:not(.pending)")]
+      .map((card) => card.getBoundingClientRect())
+      .filter((box) => box.width > 0);
+    if (!frame || laid.length < 2) return;
+    let best = null;
+    for (const upper of laid) {
+      for (const lower of laid) {
+        const stacked = upper.bottom <= lower.top + lower.height * 0.2;
+        const sameColumn = upper.left < lower.right && lower.left < upper.right;
+        if (!stacked || !sameColumn) continue;
+        const middle = (upper.bottom + lower.top) / 2;
+        const off = Math.abs(middle - (frame.top + frame.height / 2));
+        if (!best || off < best.off) best = { off, middle, lower };
+      }
+    }
+    if (!best) return;
+    const { width, height } = burst.getBoundingClientRect();
+    const left = Math.min(best.lower.left + best.lower.width * 0.32, frame.right - width - 4);
+    burst.style.margin = "0";
+    burst.style.left = `${Math.max(0, left - frame.left)}px`;
+    burst.style.top = `${best.middle - height / 2 - frame.top}px`;
   }
 
   /** Lay one step's cards, seat by seat: each flies from its pile, a face-up one turning over as
