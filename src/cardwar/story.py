@@ -39,18 +39,21 @@ def battle_again(history: Mapping[str, Any], number: int) -> dict[str, Any]:
 
 def round_story(history: Mapping[str, Any]) -> dict[str, Any]:
     """Each seat's cards battle by battle (the deal, then at most STORY_POINTS battles, evenly
-    spaced, the last included), every battle with a war, how often the lead changed, and the
-    biggest war."""
+    spaced, the last included), the battles each seat won, every battle with a war, how often
+    the lead changed, and the biggest war."""
     total = history["battles"]
     round_ = _replayed(history, 0)
     every = max(1, -(-total // STORY_POINTS))
     points = [{"battle": 0, "counts": list(round_.counts)}]
     wars: list[dict[str, Any]] = []
+    won = [0] * len(round_.counts)
     leader: int | None = None
     changes = 0
     for _ in range(total):
         battle = round_.play_battle()
         counts = battle.counts
+        if battle.winner is not None:
+            won[battle.winner] += 1
         if battle.number % every == 0 or battle.number == total:
             points.append({"battle": battle.number, "counts": list(counts)})
         if battle.wars:
@@ -68,6 +71,7 @@ def round_story(history: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "battles": total,
         "points": points,
+        "won": won,
         "wars": wars,
         "lead_changes": changes,
         "biggest_war": biggest,

@@ -15,6 +15,7 @@ from browsing import (  # the browser tests' helpers
     DESKTOP,
     EXAMPLE_DEAL,
     PHONE,
+    Watch,
     audit,
     button,
     deal_to_people,
@@ -231,3 +232,35 @@ def test_war_is_bold_and_leaves_the_tied_ranks_in_view(
         assert apart, f"WAR! covers the rank of seat {seat}'s card on the {screen} screen"
     watch.check(shared_server)
     page.context.close()
+
+
+CELEBRATIONS = """export function celebrate(party) {
+    (window.parties ??= []).push(party);
+    return Promise.resolve();
+}"""
+
+
+def test_at_a_shared_table_the_person_who_won_is_celebrated_by_name(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """Mia takes every card: the celebration is hers, by name, with the party of a win."""
+    context = browser.new_context(**DESKTOP, reduced_motion="reduce")
+    context.route(
+        "**/celebrate.js",
+        lambda route: route.fulfill(body=CELEBRATIONS, content_type="text/javascript"),
+    )
+    page = context.new_page()
+    watch = Watch(page)
+    page.goto(shared_server.url + "/")
+    settle(page)
+    deal_to_people(page, shared_server, PEOPLE, deal=[["2H"], ["AS", "KS"]])
+    button(page, "Flip — You").click()
+    settle(page)
+    button(page, "Flip — Mia").click()
+    settle(page)
+    expect(page.locator("#outcome-title")).to_have_text("Mia wins")
+    assert page.evaluate("window.parties") == [
+        {"kind": "round", "title": "Mia wins!", "detail": "Mia holds every card: you ran out."}
+    ]
+    watch.check(shared_server)
+    context.close()

@@ -487,8 +487,10 @@ CELEBRATIONS = """export function celebrate(party) {
 def test_a_round_won_outright_and_a_match_won_are_celebrated(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """celebrate() is called once a round's last cards land with someone holding every card
-    ("round"), and once a match is decided ("match"); not for a round that was already over."""
+    """celebrate() is called once a round's last cards land with you holding every card
+    ("round"), kind words instead when the computer does ("loss", what you won told from the
+    round's story), and once a match is decided ("match" for your win, "loss" for the
+    computer's, in place of the round's); not for a round that was already over."""
     context = browser.new_context(**DESKTOP, reduced_motion="reduce")
     context.route(
         "**/celebrate.js",
@@ -512,6 +514,18 @@ def test_a_round_won_outright_and_a_match_won_are_celebrated(
     page.reload()
     settle(page)
     assert page.evaluate("window.parties ?? []") == []  # a finished round, loaded again: no fanfare
+    resume_with(page, shared_server, deal=[["2H"], ["AS", "KS"]])
+    press(page, "Turn cards")
+    expect(page.locator("#outcome-title")).to_have_text("The computer wins")
+    assert page.evaluate("window.parties") == [
+        {
+            "kind": "loss",
+            "title": "The computer wins",
+            "detail": "You won 0 of 1 battle. The next deal starts afresh.",
+        }
+    ]
+    page.reload()
+    settle(page)
 
     put = page.request.put(
         shared_server.url + "/api/me/house-rules", data={"rules": {"hand_size": 1}, "best_of": 3}
@@ -527,8 +541,20 @@ def test_a_round_won_outright_and_a_match_won_are_celebrated(
             break
         press(page, "New round")
     expect(match).to_contain_text("won the match")
-    kinds = [party["kind"] for party in page.evaluate("window.parties")]
-    assert kinds.count("match") == 1 and kinds[-1] == "match"
+    parties = page.evaluate("window.parties")
+    assert [party["kind"] for party in parties[:-1]] == [
+        "round" if party["title"] == "You win!" else "loss" for party in parties[:-1]
+    ]
+    assert sum("match" in party["title"] for party in parties) == 1
+    if match.inner_text().startswith("Best of 3 · You won the match"):
+        assert parties[-1]["kind"] == "match" and parties[-1]["title"] == "You win the match!"
+    else:
+        assert parties[-1] == {
+            "kind": "loss",
+            "title": "The computer wins the match",
+            "detail": parties[-1]["detail"],
+        }
+        assert parties[-1]["detail"].endswith("of the best of 3. The next match starts afresh.")
     watch.check(shared_server)
     context.close()
 

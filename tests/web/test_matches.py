@@ -285,6 +285,7 @@ def test_the_story_of_a_round(client: TestClient) -> None:
     for point in story["points"][1:]:
         assert point["counts"] == list(records[point["battle"] - 1].counts)
     assert [war["battle"] for war in story["wars"]] == [b.number for b in records if b.wars]
+    assert story["won"] == [sum(b.winner == seat for b in records) for seat in (0, 1)]
     leaders = []
     for record in records:
         most = max(record.counts)

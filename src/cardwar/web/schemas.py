@@ -397,10 +397,12 @@ class StoryWarOut(BaseModel):
 
 class StoryOut(BaseModel):
     """A round told battle by battle: each seat's cards at the deal and at most 400 battles,
-    every battle with a war, how often the lead changed, and the biggest war."""
+    the battles each seat won, every battle with a war, how often the lead changed, and the
+    biggest war."""
 
     battles: int
     points: list[StoryPointOut]
+    won: list[int]
     wars: list[StoryWarOut]
     lead_changes: int
     biggest_war: StoryWarOut | None

@@ -6,7 +6,9 @@ import { celebrate } from "./celebrate.js";
 import { showChance } from "./chance.js";
 import { sound } from "./sound.js";
 import { acting, dispatch, draw, enter, frozen, moving, state, ui } from "./state.js";
+import { storyOf } from "./stories.js";
 import { announce, controls, markTableBusy, stage } from "./table.js";
+import { consolation, matchConsolation } from "./tell.js";
 import { view } from "./update.js";
 
 /** A war Play to end paused on lands at once: the table shows the whole battle. */
@@ -113,28 +115,37 @@ async function perform(work, button, name, resume) {
   if (!ui.run) showChance(); // Play to end asks for nothing but battles while it runs
 }
 
-/** A round's end on the table: a win or a loss in sound, and a celebration when someone took
- * every card (docs/rules.md#endings: `all_cards`, `opponent_short`) and when a match is won. */
+/** "Mia wins!": a person's win, cheered. */
+const cheer = (title) => (title.endsWith("!") ? title : `${title}!`);
+
+/** A round's end on the table: a win or a loss in sound; when someone took every card
+ * (docs/rules.md#endings: `all_cards`, `opponent_short`) a celebration for a person who did, by
+ * name, and a few kind words when a computer did; a match decided, the same, bigger still for a
+ * person's win (and then the round's own moment gives way to the match's). */
 async function roundEnded() {
   const round = state.round;
   const { winner, reason } = round.outcome;
   const seats = view(state);
-  if (winner !== null) sound(seats.people.includes(winner) ? "win" : "loss");
+  const person = (seat) => seat !== null && seats.people.includes(seat);
+  if (winner !== null) sound(person(winner) ? "win" : "loss");
   const match = state.match;
   const decided = Boolean(match?.over && match.id === round.match_id && match.rounds.at(-1)?.id === round.id);
   const shown = seats.outcome;
-  const parties = [];
-  if (winner !== null && ["all_cards", "opponent_short"].includes(reason)) {
-    parties.push({ kind: "round", title: seats.roundOutcome.title, detail: seats.roundOutcome.why });
+  let party = null;
+  if (decided) {
+    party = person(match.winner)
+      ? { kind: "match", title: cheer(shown.title), detail: seats.matchLine ?? shown.why }
+      : { kind: "loss", title: shown.title, detail: matchConsolation(match, seats.names) };
+  } else if (winner !== null && ["all_cards", "opponent_short"].includes(reason)) {
+    party = person(winner)
+      ? { kind: "round", title: cheer(seats.roundOutcome.title), detail: seats.roundOutcome.why }
+      : { kind: "loss", title: seats.roundOutcome.title, detail: null };
   }
-  if (decided) parties.push({ kind: "match", title: shown.title, detail: seats.matchLine ?? shown.why });
-  if (parties.length === 0) return;
+  if (party === null) return;
   enter("celebrating");
   try {
-    for (const party of parties) {
-      if (state.round?.id !== round.id) break; // a new deal came first
-      await celebrate(party);
-    }
+    if (party.detail === null) party.detail = consolation(await storyOf(round), seats.names);
+    if (state.round?.id === round.id) await celebrate(party); // unless a new deal came first
   } finally {
     if (ui.phase === "celebrating") enter("idle");
   }

@@ -1,14 +1,18 @@
-// The celebration: when someone takes every card, cards burst from the winner's pile and rain
-// down behind a big banner with the winner's name; a match won gets a gentler one, a banner and a
-// few stars. Drawn by us (art.js's cards, CSS, the Web Animations API), nothing fetched. A press
-// of any key, a tap or a click ends it at once, and still does what it pressed: the layer lets
-// every pointer through. Under reduced motion it is a still banner that the next press takes away.
+// The celebration: when a person takes every card, cards burst from the winner's pile and rain
+// down behind a big banner with the winner's name; a match a person won gets more still (the
+// burst, confetti and stars rising); a round or a match a computer won gets no party, only a
+// calm banner with a few kind words. Drawn by us (art.js's cards, CSS, the Web Animations API),
+// nothing fetched. A press of any key, a tap or a click ends it at once, and still does what it
+// pressed: the layer lets every pointer through. Under reduced motion it is a still banner that
+// the next press takes away.
 import { MOTION } from "./animate.js";
 import { backSvg, cardSvg, fromMarkup } from "./art.js";
 
 // Milliseconds (times MOTION): the banner arriving, the cards' flight, the banner leaving.
 const ROUND = { arrive: 600, fall: 2600, stagger: 28, leave: 450, cards: 34, confetti: 46 };
-const MATCH = { arrive: 500, rise: 2000, stagger: 70, leave: 450, stars: 18 };
+const MATCH = { arrive: 600, fall: 3200, rise: 2400, stagger: 70, leave: 450, cards: 52, confetti: 80, stars: 24 };
+const LOSS = { arrive: 450, stay: 2600, leave: 450 };
+const KINDS = { round: ROUND, match: MATCH, loss: LOSS };
 const CONFETTI = ["#f2c14e", "#e04f5f", "#3b7dd8", "#2e9e5b", "#ffffff"];
 const RANKS = "A K Q J T 9 8 7 6 5 4 3 2".split(" ");
 const SUITS = ["S", "H", "D", "C"];
@@ -22,6 +26,7 @@ const CROWN =
 const STAR = `<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 1.5l3.1 6.6 7.2.9-5.3 5 1.4 7.1L12 17.6l-6.4 3.5 1.4-7.1-5.3-5 7.2-.9z" fill="#f2c14e" stroke="#7a5200" stroke-width="1"/></svg>`;
 
 let showing = null; // the celebration on screen, if any: { end }
+const TOUCH = window.matchMedia("(hover: none) and (pointer: coarse)").matches; // no keys to press
 
 /** A number in [0, 1) fixed by `i` and `k`: the same burst every time, no Math.random. */
 function spread(i, k) {
@@ -50,7 +55,7 @@ function winnersPile() {
 function banner(kind, title, detail) {
   const box = document.createElement("div");
   box.className = "banner";
-  if (kind === "round") box.append(fromMarkup(CROWN));
+  if (kind !== "loss") box.append(fromMarkup(CROWN));
   const heading = document.createElement("p");
   heading.className = "banner-title";
   heading.textContent = title;
@@ -63,14 +68,15 @@ function banner(kind, title, detail) {
   }
   const hint = document.createElement("p");
   hint.className = "banner-hint";
-  hint.textContent = "Tap anywhere or press any key to go on.";
+  hint.textContent = TOUCH ? "Tap anywhere to go on." : "Click anywhere or press any key to go on.";
   box.append(hint);
   return box;
 }
 
 /** A piece thrown up from `from`: it rises to somewhere between a tenth and two thirds of the
- * way to the top of the screen, drifts sideways and falls off the bottom, spinning. */
-function burst(piece, from, i, total) {
+ * way to the top of the screen, drifts sideways and falls off the bottom, spinning, in about
+ * `fall` milliseconds. */
+function burst(piece, from, i, total, fall = ROUND.fall) {
   const bottom = window.innerHeight + 150;
   const top = from.y * (0.1 + spread(i, 1) * 0.55); // the height it turns at
   const drift = (spread(i, 2) - 0.5) * 1.3 * window.innerWidth;
@@ -87,7 +93,7 @@ function burst(piece, from, i, total) {
     frames.push({ transform: `translate(${x}px, ${y}px) translate(-50%, -50%) rotate(${spin * t}deg) scale(${grow})` });
   }
   return piece.animate(frames, {
-    duration: ROUND.fall * (0.85 + spread(i, 4) * 0.3) * MOTION,
+    duration: fall * (0.85 + spread(i, 4) * 0.3) * MOTION,
     delay: (i % total) * ROUND.stagger * MOTION,
     easing: "linear",
     fill: "both",
@@ -109,26 +115,27 @@ function rise(piece, box, i, total) {
 
 function pieces(kind, layer) {
   const made = [];
-  if (kind === "round") {
-    const from = winnersPile();
-    const size = Math.max(44, Math.min(110, from.width * 0.6));
-    for (let i = 0; i < ROUND.cards; i++) {
-      const code = RANKS[i % RANKS.length] + SUITS[Math.floor(i / RANKS.length) % SUITS.length];
-      const card = fromMarkup(i % 5 === 4 ? backSvg() : cardSvg(code));
-      card.removeAttribute("role");
-      card.removeAttribute("aria-label");
-      card.classList.add("piece");
-      card.style.width = `${size}px`;
-      card.style.height = `${size * 1.4}px`;
-      made.push([card, (piece) => burst(piece, from, i, ROUND.cards)]);
-    }
-    for (let i = 0; i < ROUND.confetti; i++) {
-      const bit = document.createElement("span");
-      bit.className = "piece confetti";
-      bit.style.background = CONFETTI[i % CONFETTI.length];
-      made.push([bit, (piece) => burst(piece, from, ROUND.cards + i, ROUND.cards)]);
-    }
-  } else {
+  if (kind === "loss") return []; // no party for a computer's win
+  const timing = KINDS[kind];
+  const from = winnersPile();
+  const size = Math.max(44, Math.min(110, from.width * 0.6));
+  for (let i = 0; i < timing.cards; i++) {
+    const code = RANKS[i % RANKS.length] + SUITS[Math.floor(i / RANKS.length) % SUITS.length];
+    const card = fromMarkup(i % 5 === 4 ? backSvg() : cardSvg(code));
+    card.removeAttribute("role");
+    card.removeAttribute("aria-label");
+    card.classList.add("piece");
+    card.style.width = `${size}px`;
+    card.style.height = `${size * 1.4}px`;
+    made.push([card, (piece) => burst(piece, from, i, timing.cards, timing.fall)]);
+  }
+  for (let i = 0; i < timing.confetti; i++) {
+    const bit = document.createElement("span");
+    bit.className = "piece confetti";
+    bit.style.background = CONFETTI[i % CONFETTI.length];
+    made.push([bit, (piece) => burst(piece, from, timing.cards + i, timing.cards, timing.fall)]);
+  }
+  if (kind === "match") {
     const box = layer.querySelector(".banner").getBoundingClientRect();
     for (let i = 0; i < MATCH.stars; i++) {
       const star = fromMarkup(STAR);
@@ -141,21 +148,22 @@ function pieces(kind, layer) {
 }
 
 /**
- * Celebrate a win: `kind` "round" (someone took every card) or "match" (a match was won, a
- * gentler one), `title` the banner's big words (the winner's name in them), `detail` a line under
- * it. Resolves when it has finished or was skipped: any key, a tap or a click (Escape too).
+ * Mark a round's end: `kind` "round" (a person took every card), "match" (a person won a match,
+ * the biggest) or "loss" (a computer won: a calm banner, no party), `title` the banner's big
+ * words (the winner's name in them), `detail` a line under it. Resolves when it has finished or
+ * was skipped: any key, a tap or a click (Escape too).
  */
 export function celebrate({ kind = "round", title = "", detail = "" } = {}) {
   showing?.end();
   const still = MOTION === 0;
   const layer = document.createElement("div");
   layer.className = "celebration";
-  layer.dataset.kind = kind === "match" ? "match" : "round";
+  layer.dataset.kind = kind in KINDS ? kind : "round";
   layer.classList.toggle("still", still);
   layer.setAttribute("aria-hidden", "true"); // the table's outcome says it in words
   layer.setAttribute("data-testid", "celebration");
   const box = banner(layer.dataset.kind, title, detail);
-  if (layer.dataset.kind === "round" && !still) {
+  if (layer.dataset.kind !== "loss" && !still) {
     const rays = document.createElement("div");
     rays.className = "rays";
     layer.append(rays);
@@ -188,18 +196,25 @@ export function celebrate({ kind = "round", title = "", detail = "" } = {}) {
     window.addEventListener("pointerdown", onPress, true);
     if (still) return; // a still banner, until the next press
 
-    const timing = layer.dataset.kind === "round" ? ROUND : MATCH;
+    const timing = KINDS[layer.dataset.kind];
     const flights = pieces(layer.dataset.kind, layer); // measured while the banner stands still
-    const arrive = box.animate([
-      { transform: "scale(.2) rotate(-8deg)", opacity: 0 },
-      { transform: "scale(1.1) rotate(2deg)", opacity: 1, offset: 0.6 },
-      { transform: "none", opacity: 1 },
-    ], { duration: timing.arrive * MOTION, easing: "cubic-bezier(.2, .7, .3, 1.2)", fill: "both" });
+    const arrive = layer.dataset.kind === "loss"
+      ? box.animate([{ transform: "translateY(12px)", opacity: 0 }, { transform: "none", opacity: 1 }],
+        { duration: timing.arrive * MOTION, easing: "ease-out", fill: "both" })
+      : box.animate([
+        { transform: "scale(.2) rotate(-8deg)", opacity: 0 },
+        { transform: "scale(1.1) rotate(2deg)", opacity: 1, offset: 0.6 },
+        { transform: "none", opacity: 1 },
+      ], { duration: timing.arrive * MOTION, easing: "cubic-bezier(.2, .7, .3, 1.2)", fill: "both" });
     animations.push(arrive);
+    if (timing.stay) { // nothing flies: the banner stays a while on its own
+      const stay = box.animate([{ opacity: 1 }, { opacity: 1 }], { duration: (timing.arrive + timing.stay) * MOTION });
+      flights.push(stay);
+    }
     const rays = layer.querySelector(".rays");
     if (rays) {
       animations.push(rays.animate([{ transform: "rotate(0deg)" }, { transform: "rotate(40deg)" }],
-        { duration: (ROUND.fall + ROUND.leave) * MOTION, fill: "both" }));
+        { duration: (timing.fall + timing.leave) * MOTION, fill: "both" }));
     }
     animations.push(...flights);
     Promise.all(flights.map((flight) => flight.finished)).then(() => {

@@ -1,12 +1,12 @@
 // A round's end: its story, its replay, its deal dealt again or shared as a link.
 import { act } from "./act.js";
-import { ApiError, api } from "./api.js";
 import { $ } from "./dom.js";
 import { openReplay } from "./replay.js";
 import { dealAgain } from "./rounds.js";
 import { seatWords } from "./seats.js";
 import { dealOf, isLoopback, shareLink } from "./share.js";
 import { frozen, state, ui } from "./state.js";
+import { storyOf } from "./stories.js";
 import { battleAt, storySvg, storyWords } from "./story.js";
 
 const els = {
@@ -46,11 +46,8 @@ async function drawStory(round) {
   if (story.roundId === round.id) return;
   story.roundId = round.id;
   story.data = null;
-  let data;
-  try {
-    data = await api("GET", `/api/rounds/${encodeURIComponent(round.id)}/story`, undefined, { background: true });
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+  const data = await storyOf(round);
+  if (data === null) {
     if (story.roundId !== round.id) return;
     story.roundId = null; // asked again at the next draw
     els.story.hidden = true;

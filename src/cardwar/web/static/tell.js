@@ -329,3 +329,19 @@ export function matchOutcome(outcome, afterMatch) {
   if (!afterMatch?.ends) return outcome;
   return { title: afterMatch.title ?? outcome.title, why: `${outcome.why} ${afterMatch.ends}` };
 }
+
+/** Kind words for a round a computer won, from its story (null if it could not be had): "So
+ * close: you won 35 of 80 battles.", or for a round never close, what you won and a fresh start. */
+export function consolation(story, names) {
+  if (!story || story.battles === 0) return "The next deal starts afresh.";
+  const won = `${them(names[0])} won ${story.won[0]} of ${plural(story.battles, "battle")}`;
+  if (story.won[0] >= story.battles * 0.4) return `So close: ${won}.`;
+  return `${capital(won)}. The next deal starts afresh.`;
+}
+
+/** Kind words for a match a computer won: "You won 1 round of the best of 3. The next match
+ * starts afresh." */
+export function matchConsolation(match, names) {
+  return `${capital(them(names[0]))} won ${plural(match.score[0], "round")} of the best of ${match.best_of}. ` +
+    "The next match starts afresh.";
+}
