@@ -70,12 +70,18 @@ class Output:
 
     def wait_for(self, words: str) -> bool:
         """Wait until `words` are printed (True) or the output ends (False: the process has
-        closed it, so it is ending). Raises TimeoutError if neither comes within HANG_S."""
+        closed it, so it is ending). Raises TimeoutError if HANG_S pass with neither and no new
+        line: every line printed is a sign of life (a first start tells each kernel family it
+        compiles, which a loaded machine may stretch well past HANG_S in all)."""
         with self._changed:
-            if not self._changed.wait_for(
-                lambda: self._ended or words in "".join(self._lines), HANG_S
-            ):
-                raise TimeoutError(f"neither {words!r} nor the end within {HANG_S:.0f} s")
+            while not (self._ended or words in "".join(self._lines)):
+                seen = len(self._lines)
+                if not self._changed.wait_for(
+                    lambda seen=seen: self._ended or len(self._lines) > seen, HANG_S
+                ):
+                    raise TimeoutError(
+                        f"neither {words!r} nor the end, nor any new line, within {HANG_S:.0f} s"
+                    )
             return words in "".join(self._lines)
 
     def ended(self, within: float) -> bool:
@@ -153,7 +159,7 @@ class LiveServer:
             printed = self.output.wait_for(self.url)
         except TimeoutError:
             raise RuntimeError(
-                f"cardwar serve printed no address in {HANG_S:.0f} s, and runs on (hung?)"
+                f"cardwar serve printed no address, and nothing more for {HANG_S:.0f} s: hung?"
                 f"\n{self._said()}"
             ) from None
         if not printed:

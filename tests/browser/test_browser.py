@@ -384,7 +384,8 @@ def test_buttons_stay_put_through_a_long_war_message(
 def test_the_end_of_a_round_is_in_view_with_new_round_focused(
     browser: Browser, shared_server: LiveServer, device: dict[str, Any], players: int
 ) -> None:
-    """When a round ends, its outcome and New round are on screen unscrolled; New round leads."""
+    """When a round ends, its one result is on screen unscrolled, with Play again leading and
+    focused (New round in view too), and the round's details beneath once its story is in."""
     page, watch = open_page(browser, shared_server, device)
     resume_with(page, shared_server, rules={"players": players}, deal=ENDS_AT_ONCE[players])
     button(page, "Turn cards").focus()
@@ -396,9 +397,13 @@ def test_the_end_of_a_round_is_in_view_with_new_round_focused(
     assert page.evaluate("window.scrollY") == 0
     assert in_view(page, outcome)
     assert in_view(page, button(page, "New round"))
-    expect(button(page, "New round")).to_be_focused()
-    expect(button(page, "New round")).to_have_class(re.compile(r"\bprimary\b"))
+    again = outcome.get_by_role("button", name="Play again")
+    assert in_view(page, again)
+    expect(again).to_be_focused()
+    expect(again).to_have_class(re.compile(r"\bprimary\b"))
+    expect(button(page, "New round")).not_to_have_class(re.compile(r"\bprimary\b"))
     expect(button(page, "Turn cards")).not_to_have_class(re.compile(r"\bprimary\b"))
+    expect(page.locator("#outcome-details")).to_have_text("1 battle · no war")
     audit(page)
     watch.check(shared_server)
     page.context.close()

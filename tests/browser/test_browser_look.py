@@ -490,19 +490,19 @@ CELEBRATING = """document.getAnimations().filter(
 def test_a_celebration_plays_and_any_press_ends_it_at_once(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """Cards burst round a banner with the winner's name; a key ends it, a click still clicks."""
+    """Cards and confetti burst round the result; a match gets more, and stars; a key ends it,
+    a click still clicks, and left alone it ends by itself."""
     page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference")
     import_celebrate(page)
     page.evaluate(
         """() => { window.ended = false;
-            celebration.celebrate({ kind: "round", title: "Mia wins!",
-                detail: "Mia took all 52 cards." }).then(() => { window.ended = true; }); }"""
+            celebration.celebrate({ kind: "round" }).then(() => { window.ended = true; }); }"""
     )
     layer = page.get_by_test_id("celebration")
     expect(layer).to_be_visible()
-    expect(layer.locator(".banner-title")).to_have_text("Mia wins!")
     expect(layer).to_have_attribute("data-kind", "round")
-    assert layer.locator(".piece.card").count() >= 20
+    round_cards = layer.locator(".piece.card").count()
+    assert round_cards >= 20 and layer.locator(".star").count() == 0
     assert page.evaluate(CELEBRATING) > 0
     page.keyboard.press("x")
     page.wait_for_function("() => window.ended === true")
@@ -512,10 +512,11 @@ def test_a_celebration_plays_and_any_press_ends_it_at_once(
     # A click on a button under the celebration ends it and presses the button too.
     page.evaluate(
         """() => { window.ended = false;
-            celebration.celebrate({ kind: "match", title: "You win the match!" })
-                .then(() => { window.ended = true; }); }"""
+            celebration.celebrate({ kind: "match" }).then(() => { window.ended = true; }); }"""
     )
     expect(layer).to_have_attribute("data-kind", "match")
+    assert layer.locator(".piece.card").count() > round_cards  # a match won: more still
+    assert layer.locator(".star").count() > 0
     press(page, "Turn cards")
     page.wait_for_function("() => window.ended === true")
     expect(layer).to_have_count(0)
@@ -524,8 +525,7 @@ def test_a_celebration_plays_and_any_press_ends_it_at_once(
     # Left alone, it ends by itself.
     page.evaluate(
         """() => { window.ended = false;
-            celebration.celebrate({ kind: "match", title: "You win the match!" })
-                .then(() => { window.ended = true; }); }"""
+            celebration.celebrate({ kind: "match" }).then(() => { window.ended = true; }); }"""
     )
     page.wait_for_function("() => window.ended === true", timeout=30_000)
     expect(layer).to_have_count(0)
@@ -533,32 +533,20 @@ def test_a_celebration_plays_and_any_press_ends_it_at_once(
     page.context.close()
 
 
-def test_under_reduced_motion_the_celebration_is_a_still_banner(
+def test_under_reduced_motion_the_result_is_the_moment(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """With reduced motion nothing moves: a banner stays until the next tap; it passes the audit."""
+    """With reduced motion nothing moves: no party at all (it is over at once), and a round won
+    outright shows its one result, which passes the audit."""
     page, watch = open_page(browser, shared_server, PHONE)
     import_celebrate(page)
-    page.evaluate(
-        """() => { window.ended = false;
-            celebration.celebrate({ kind: "round", title: "You win!",
-                detail: "You took all 52 cards." }).then(() => { window.ended = true; }); }"""
-    )
-    layer = page.get_by_test_id("celebration")
-    expect(layer.locator(".banner-title")).to_have_text("You win!")
-    expect(layer).to_have_class(re.compile(r"\bstill\b"))
-    assert layer.locator(".piece").count() == 0
-    # Two frames later it is still there, and nothing has moved.
-    page.evaluate(
-        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    )
-    assert page.evaluate(CELEBRATING) == 0
-    assert page.evaluate("window.ended") is False
-    expect(layer).to_be_visible()
+    assert page.evaluate("() => celebration.celebrate({ kind: 'round' }).then(() => true)")
+    expect(page.get_by_test_id("celebration")).to_have_count(0)
+    resume_with(page, shared_server, deal=ENDS_AT_ONCE[2])
+    press(page, "Turn cards", touch=True)
+    expect(page.locator("#outcome-title")).to_have_text("You win!")
+    expect(page.get_by_test_id("celebration")).to_have_count(0)
     audit(page)
-    page.locator("#table").tap()
-    page.wait_for_function("() => window.ended === true")
-    expect(layer).to_have_count(0)
     watch.check(shared_server)
     page.context.close()
 

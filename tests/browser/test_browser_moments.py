@@ -39,7 +39,7 @@ def test_space_flips_wherever_the_focus_is_but_in_a_field_or_a_dialog(
 ) -> None:
     """After "Deal with these rules" the focus is on Turn cards, and Space plays a battle; with
     the focus on House rules or New round, Space still flips and opens nothing; in a dialog's
-    field Space types; once the round is over, Space on New round deals again."""
+    field Space types; once the round is over, Space on Play again deals again."""
     page, watch = open_page(browser, shared_server, DESKTOP)
     number = page.get_by_test_id("battle-number")
     dialog = open_house_rules(page)
@@ -80,8 +80,8 @@ def test_space_flips_wherever_the_focus_is_but_in_a_field_or_a_dialog(
     button(page, "Turn cards").click()
     settle(page)
     expect(page.get_by_test_id("outcome")).to_be_visible()
-    expect(button(page, "New round")).to_be_focused()
-    page.keyboard.press("Space")  # nothing to flip: the focused New round deals
+    expect(button(page, "Play again")).to_be_focused()
+    page.keyboard.press("Space")  # nothing to flip: the focused Play again deals
     settle(page)
     expect(number).to_have_text("Ready to turn")
     expect(button(page, "Turn cards")).to_be_focused()
@@ -243,7 +243,8 @@ CELEBRATIONS = """export function celebrate(party) {
 def test_at_a_shared_table_the_person_who_won_is_celebrated_by_name(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """Mia takes every card: the celebration is hers, by name, with the party of a win."""
+    """Mia takes every card: the result names her, the party of a win is hers, and no kind
+    words for a loss are said (a person won)."""
     context = browser.new_context(**DESKTOP, reduced_motion="reduce")
     context.route(
         "**/celebrate.js",
@@ -259,8 +260,9 @@ def test_at_a_shared_table_the_person_who_won_is_celebrated_by_name(
     button(page, "Flip — Mia").click()
     settle(page)
     expect(page.locator("#outcome-title")).to_have_text("Mia wins")
-    assert page.evaluate("window.parties") == [
-        {"kind": "round", "title": "Mia wins!", "detail": "Mia holds every card: you ran out."}
-    ]
+    expect(page.locator("#outcome-why")).to_have_text("Mia holds every card: you ran out.")
+    expect(page.locator("#outcome-details")).to_have_text("1 battle · no war")
+    expect(page.locator("#outcome-note")).to_be_hidden()
+    assert page.evaluate("window.parties") == [{"kind": "round"}]
     watch.check(shared_server)
     context.close()

@@ -6,9 +6,7 @@ import { celebrate } from "./celebrate.js";
 import { showChance } from "./chance.js";
 import { sound } from "./sound.js";
 import { acting, dispatch, draw, enter, frozen, moving, state, ui } from "./state.js";
-import { storyOf } from "./stories.js";
 import { announce, controls, markTableBusy, stage } from "./table.js";
-import { consolation, matchConsolation } from "./tell.js";
 import { view } from "./update.js";
 
 /** A war Play to end paused on lands at once: the table shows the whole battle. */
@@ -109,43 +107,30 @@ async function perform(work, button, name, resume) {
   announce(shown.outcome ? `${shown.announce} ${shown.outcome.title} ${shown.outcome.why}` : shown.announce);
   if (shown.ready && shown.outcome && ui.endShown !== state.round.id) {
     ui.endShown = state.round.id;
-    controls.deal.focus();
+    controls.again.focus({ preventScroll: true });
     roundEnded();
   }
   if (!ui.run) showChance(); // Play to end asks for nothing but battles while it runs
 }
 
-/** "Mia wins!": a person's win, cheered. */
-const cheer = (title) => (title.endsWith("!") ? title : `${title}!`);
-
-/** A round's end on the table: a win or a loss in sound; when someone took every card
- * (docs/rules.md#endings: `all_cards`, `opponent_short`) a celebration for a person who did, by
- * name, and a few kind words when a computer did; a match decided, the same, bigger still for a
- * person's win (and then the round's own moment gives way to the match's). */
+/** A round's end on the table: a win or a loss in sound, and a party around the result when a
+ * person took every card (docs/rules.md#endings: `all_cards`, `opponent_short`), a bigger one
+ * when a person won a match (which then stands for the round's). A computer's win has none: the
+ * result itself says a few kind words (round-end.js). */
 async function roundEnded() {
   const round = state.round;
   const { winner, reason } = round.outcome;
-  const seats = view(state);
-  const person = (seat) => seat !== null && seats.people.includes(seat);
-  if (winner !== null) sound(person(winner) ? "win" : "loss");
+  const { people } = view(state);
+  if (winner !== null) sound(people.includes(winner) ? "win" : "loss");
   const match = state.match;
   const decided = Boolean(match?.over && match.id === round.match_id && match.rounds.at(-1)?.id === round.id);
-  const shown = seats.outcome;
-  let party = null;
-  if (decided) {
-    party = person(match.winner)
-      ? { kind: "match", title: cheer(shown.title), detail: seats.matchLine ?? shown.why }
-      : { kind: "loss", title: shown.title, detail: matchConsolation(match, seats.names) };
-  } else if (winner !== null && ["all_cards", "opponent_short"].includes(reason)) {
-    party = person(winner)
-      ? { kind: "round", title: cheer(seats.roundOutcome.title), detail: seats.roundOutcome.why }
-      : { kind: "loss", title: seats.roundOutcome.title, detail: null };
-  }
-  if (party === null) return;
+  let kind = null;
+  if (decided) kind = people.includes(match.winner) ? "match" : null;
+  else if (people.includes(winner) && ["all_cards", "opponent_short"].includes(reason)) kind = "round";
+  if (kind === null) return;
   enter("celebrating");
   try {
-    if (party.detail === null) party.detail = consolation(await storyOf(round), seats.names);
-    if (state.round?.id === round.id) await celebrate(party); // unless a new deal came first
+    await celebrate({ kind });
   } finally {
     if (ui.phase === "celebrating") enter("idle");
   }

@@ -20,7 +20,7 @@ import "./pwa.js";
 // Drawn in this order: the table, its clock, a finished round's end, the statistics' rules.
 for (const drawer of [drawTable, drawClock, end.drawRoundEnd, drawStatsRules]) onDraw(drawer);
 
-const { turn, ten, auto, deal } = controls;
+const { turn, ten, auto, deal, again } = controls;
 const on = (type, handlers) => {
   for (const [id, handler] of Object.entries(handlers)) $(id).addEventListener(type, handler);
 };
@@ -40,6 +40,7 @@ function onTableClick(event) {
 turn.addEventListener("click", press(turn, () => turnCards(turn)));
 ten.addEventListener("click", press(ten, () => play(10, ten)));
 deal.addEventListener("click", press(deal, () => newRound()));
+again.addEventListener("click", press(again, () => newRound())); // the result's own New round
 auto.addEventListener("click", () => (ui.run ? stopAuto() : playToEnd()));
 document.addEventListener("keydown", onKey);
 on("pointerdown", { table: onTableTap });

@@ -3,11 +3,13 @@ import { act } from "./act.js";
 import { $ } from "./dom.js";
 import { openReplay } from "./replay.js";
 import { dealAgain } from "./rounds.js";
-import { seatWords } from "./seats.js";
+import { peopleAt, seatWords } from "./seats.js";
 import { dealOf, isLoopback, shareLink } from "./share.js";
 import { frozen, state, ui } from "./state.js";
 import { storyOf } from "./stories.js";
-import { battleAt, storySvg, storyWords } from "./story.js";
+import { battleAt, resultDetails, storySvg, storyWords } from "./story.js";
+import { showDetails } from "./table.js";
+import { consolation, matchConsolation } from "./tell.js";
 
 const els = {
   after: $("after"),
@@ -41,20 +43,24 @@ async function drawStory(round) {
   const story = ui.story;
   if (round === null || round.battles === 0) {
     els.story.hidden = true;
+    if (round) showDetails(round.id, null);
     return;
   }
   if (story.roundId === round.id) return;
   story.roundId = round.id;
   story.data = null;
+  showDetails(round.id, null); // the last round's are not this one's
   const data = await storyOf(round);
   if (data === null) {
     if (story.roundId !== round.id) return;
     story.roundId = null; // asked again at the next draw
     els.story.hidden = true;
+    showDetails(round.id, null);
     return;
   }
   if (state.round?.id !== round.id || story.roundId !== round.id) return;
   story.data = data;
+  showDetails(round.id, resultDetails(data), kindWords(round, data));
   const { labels, names } = seatWords(round.seats, round.rules.players);
   els.storyChart.innerHTML = storySvg(data, labels);
   $("story-legend").replaceChildren(...labels.map((label, seat) => {
@@ -70,6 +76,18 @@ async function drawStory(round) {
     return item;
   }));
   els.story.hidden = false;
+}
+
+/** A few kind words when a computer won the round, or the match it decided; null otherwise. */
+function kindWords(round, story) {
+  const winner = round.outcome?.winner ?? null;
+  const { names } = seatWords(round.seats, round.rules.players);
+  const people = peopleAt(round.rules.players, round.seats);
+  const match = state.match;
+  if (match?.over && match.id === round.match_id && match.rounds.at(-1)?.id === round.id) {
+    return people.includes(match.winner) ? null : matchConsolation(match, names);
+  }
+  return winner === null || people.includes(winner) ? null : consolation(story, names);
 }
 
 /** Watch the battle under a click on the story chart. */

@@ -105,3 +105,13 @@ export function storyWords(story, names) {
   }
   return sentences;
 }
+
+/** The details beneath a round's result, in one line: "80 battles · 6 wars · the biggest took
+ * 14 cards at battle 37", or "12 battles · no war". */
+export function resultDetails(story) {
+  const wars = story.wars.reduce((sum, war) => sum + war.wars, 0);
+  const parts = [counted(story.battles, "battle"), wars === 0 ? "no war" : counted(wars, "war")];
+  const war = story.biggest_war;
+  if (war && war.winner !== null) parts.push(`the biggest took ${number(war.taken)} cards at battle ${number(war.battle)}`);
+  return parts.join(" · ");
+}

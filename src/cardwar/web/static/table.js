@@ -22,7 +22,7 @@ const els = {
   outcome: $("outcome"),
 };
 
-export const controls = { turn: $("turn"), ten: $("ten"), auto: $("auto"), deal: $("new") };
+export const controls = { turn: $("turn"), ten: $("ten"), auto: $("auto"), deal: $("new"), again: $("play-again") };
 
 // Each person's own flip key, by seat: seat 0 keeps T (and Space) of Turn cards, which is its
 // flip too. Two people at one keyboard each have a side of it: T on the left, L on the right.
@@ -113,9 +113,10 @@ function drawControls(shown) {
   const flipped = flippedSeats();
   for (const button of Object.values(controls)) markBusy(button, state.busy);
   if (flipped.includes(0)) markBusy(controls.turn, true); // your flip is in: Turn cards waits too
-  const dealNext = over || Boolean(shown.youOut);
-  controls.turn.classList.toggle("primary", !dealNext);
-  controls.deal.classList.toggle("primary", dealNext);
+  // Once the round is over its result leads, with Play again; out of a round the others play
+  // on, New round does.
+  controls.turn.classList.toggle("primary", !over && !shown.youOut);
+  controls.deal.classList.toggle("primary", !over && Boolean(shown.youOut));
   drawFlips(shown, flipped);
   drawPiles(shown);
 }
@@ -192,9 +193,22 @@ function drawWords(shown) {
   if (shown.ready && shown.outcome) {
     $("outcome-title").textContent = shown.outcome.title;
     $("outcome-why").textContent = shown.outcome.why;
+    controls.again.textContent = shown.outcome.again;
     els.outcome.hidden = false;
   } else {
     els.outcome.hidden = true;
+  }
+}
+
+/** What the round's result says beneath its words, once its story is known: a few kind words
+ * when a computer won (`note`), and the details (battles, wars, the biggest war); null for
+ * none. */
+export function showDetails(roundId, details, note = null) {
+  if (state.round?.id !== roundId) return;
+  for (const [id, text] of [["outcome-details", details], ["outcome-note", note]]) {
+    const box = $(id);
+    box.hidden = !text;
+    box.textContent = text ?? "";
   }
 }
 

@@ -149,7 +149,11 @@ export function view(state) {
     laid: last ? laidBySeat(last, rules.players) : names.map(() => []),
     winner: last ? last.winner : null,
     roundOutcome,
-    outcome: roundOutcome && matchOutcome(roundOutcome, afterMatch),
+    // The one result of a round over, and its main button: the match's next round, or again.
+    outcome: roundOutcome && {
+      ...matchOutcome(roundOutcome, afterMatch),
+      again: inMatch && !match.over ? "Next round" : "Play again",
+    },
     matchLine: match ? matchLine(match, seatLabels(match.rules.players, match.seats), inMatch) : null,
     guide: guideText(rules),
   };
