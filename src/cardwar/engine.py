@@ -200,7 +200,7 @@ class Round:
         if winner is None:
             self._table = [card for _, card in laid]
         else:
-            cards = _gathered(self.rules.gather, laid, winner, steps[-1].up[winner], self._rng)
+            cards = _gathered(self.rules.gather, laid, winner, steps, self._rng)
             piles[winner].extend(cards)
             taken = len(cards)
         self.battles += 1
@@ -404,16 +404,16 @@ def _gathered(
     gather: Gather,
     laid: list[tuple[int, int]],
     winner: int,
-    winning: Card | None,
+    steps: tuple[Step, ...],
     rng: random.Random,
 ) -> list[int]:
     """The cards of a battle `winner` won, in the order they go under the pile (`gather`, see
-    docs/rules.md#gather); `winning` is the card that won it, None if it won without one."""
+    docs/rules.md#gather); `steps` are the battle's, the last holding the card that won it."""
     if gather is Gather.WINNER_FIRST:
         cards = [c for s, c in laid if s == winner]
         return cards + [c for s, c in laid if s != winner]
     if gather is Gather.NATURAL:
-        return _as_they_lie(laid, winning)
+        return _as_they_lie(laid, steps[-1].up[winner])
     cards = [card for _, card in laid]
     if gather is Gather.SHUFFLED:
         rng.shuffle(cards)

@@ -452,7 +452,9 @@ def test_four_colour_suits_colour_the_cards_and_the_words(
 def test_extra_large_cards_print_a_jumbo_index_and_are_kept(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """Extra-large cards: the corner index grows by half again, cards no smaller, kept."""
+    """Extra-large cards: the corner index grows by half again and the cards are no smaller
+    where the screen's height bounds them (this phone), a tenth bigger at least where the
+    table's width does (a taller phone); kept."""
     page, watch = open_page(browser, shared_server, PHONE)
     resume_with(page, shared_server, deal=SUITS_DEAL)
     press(page, "Turn cards", touch=True)
@@ -465,7 +467,7 @@ def test_extra_large_cards_print_a_jumbo_index_and_are_kept(
     expect(page.locator("html")).to_have_attribute("data-cards", "large")
     after, card_after = box(corner), box(card)
     assert after["height"] >= before["height"] * 1.45, (before, after)
-    assert card_after["width"] >= card_before["width"] - 0.5
+    assert card_after["width"] >= card_before["width"] - 0.5, (card_before, card_after)
     audit(page)
     page.reload()
     settle(page)
@@ -476,6 +478,18 @@ def test_extra_large_cards_print_a_jumbo_index_and_are_kept(
     button(page, "Four-colour suits").tap()
     page.get_by_label("Colours", exact=True).select_option("dark")
     audit(page)  # all three at once
+    watch.check(shared_server)
+    page.context.close()
+
+    tall = {**PHONE, "viewport": {"width": 390, "height": 844}}  # the table's width bounds it
+    page, watch = open_page(browser, shared_server, tall)
+    pile = page.locator('.seat[data-seat="0"] .stack .card')
+    normal = box(pile)
+    button(page, "Extra-large cards").tap()
+    expect(page.locator("html")).to_have_attribute("data-cards", "large")
+    large = box(pile)
+    assert large["width"] >= normal["width"] * 1.1, (normal, large)
+    audit(page)
     watch.check(shared_server)
     page.context.close()
 

@@ -266,3 +266,20 @@ def test_at_a_shared_table_the_person_who_won_is_celebrated_by_name(
     assert page.evaluate("window.parties") == [{"kind": "round"}]
     watch.check(shared_server)
     context.close()
+
+
+def test_a_deal_is_told_once_its_cards_have_landed(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """While New round's cards fly out to the piles the table says it is dealing; the deal's
+    own words ("A fresh deal: 26 cards each") come once they have landed."""
+    page, watch = open_page(browser, shared_server, DESKTOP, motion="no-preference")
+    message = page.get_by_test_id("message")
+    button(page, "New round").click()
+    expect(message).to_have_text("Dealing the cards…")
+    settle(page)
+    expect(message).to_have_text(
+        "A fresh deal: 26 cards each. Press Turn cards to play the first battle."
+    )
+    watch.check(shared_server)
+    page.context.close()

@@ -5,7 +5,7 @@ import { ApiError } from "./api.js";
 import { celebrate } from "./celebrate.js";
 import { showChance } from "./chance.js";
 import { sound } from "./sound.js";
-import { acting, dispatch, draw, enter, frozen, moving, state, ui } from "./state.js";
+import { acting, dispatch, draw, enter, moving, state, ui } from "./state.js";
 import { announce, controls, markTableBusy, stage } from "./table.js";
 import { view } from "./update.js";
 
@@ -93,9 +93,8 @@ async function perform(work, button, name, resume) {
     }
   } finally {
     if (moving()) { // a war held part-played keeps the table as it stands
-      const wasFrozen = frozen();
       enter("idle");
-      if (wasFrozen) draw(); // otherwise the "busy" dispatch above has drawn this state already
+      draw(); // the battles landed, or the deal's words now that its cards have
     }
     markTableBusy(false);
   }

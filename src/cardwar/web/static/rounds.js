@@ -7,7 +7,7 @@ import { checkChoices } from "./house.js";
 import { learnSeats, seatLabels } from "./seats.js";
 import { readShared } from "./share.js";
 import { sound } from "./sound.js";
-import { dispatch, moving, state, ui } from "./state.js";
+import { dispatch, enter, moving, state, ui } from "./state.js";
 import { controls, stage } from "./table.js";
 import { matchScore } from "./tell.js";
 
@@ -46,22 +46,30 @@ const dealing = () => stage.deal(state.round.counts, { onCard: () => sound("flip
  * from a server that keeps no seats (it would refuse the field). */
 const seated = () => (state.houseRules?.seats ? { seats: state.houseRules.seats } : {});
 
-/** Deal a round as the house rules say: a plain round, or the first of a new match. */
+/** Deal a round as the house rules say: a plain round, or the first of a new match. Its cards
+ * are then dealt out on the table (`dealing`), so the words wait for them. */
 async function dealFresh() {
   const { rules, best_of: bestOf } = state.houseRules;
   if (bestOf === 1) {
     const round = await api("POST", "/api/rounds", { rules, ...seated() });
-    dispatch({ type: "dealt", round, match: null });
+    dealtOut({ type: "dealt", round, match: null });
     return;
   }
   const { round, ...match } = await api("POST", "/api/matches", { best_of: bestOf, rules, ...seated() });
-  dispatch({ type: "dealt", round, match });
+  dealtOut({ type: "dealt", round, match });
 }
 
-/** Deal the next round of the match in play. */
+/** Deal the next round of the match in play, to be dealt out on the table like a fresh one. */
 async function dealNextInMatch() {
   const { round, ...match } = await api("POST", `/api/matches/${encodeURIComponent(state.match.id)}/rounds`);
-  dispatch({ type: "dealt", round, match });
+  dealtOut({ type: "dealt", round, match });
+}
+
+/** A round dealt whose cards are about to fly out: the table says it is dealing until they
+ * have landed ("A fresh deal: 26 cards each" once they have). */
+function dealtOut(message) {
+  enter("dealing");
+  dispatch(message);
 }
 
 /** The match in play, if any: started and not yet decided. */

@@ -189,7 +189,8 @@ function drawFlips(shown, flipped) {
 }
 
 function drawWords(shown) {
-  say(shown.message, shown.error);
+  // While a deal's cards fly out, the deal is not told yet: the piles are still filling.
+  say(ui.phase === "dealing" && !shown.error ? "Dealing the cards…" : shown.message, shown.error);
   if (shown.ready && shown.outcome) {
     $("outcome-title").textContent = shown.outcome.title;
     $("outcome-why").textContent = shown.outcome.why;
