@@ -221,3 +221,24 @@ def in_view(page: Page, locator: Locator) -> bool:
         and box["y"] + box["height"] <= size["height"]
         and box["x"] + box["width"] <= size["width"]
     )
+
+
+# celebrate.js, replaced by one that notes each call (in `window.parties`) and is over at once.
+CELEBRATIONS = """export function celebrate(party) {
+    (window.parties ??= []).push(party);
+    return Promise.resolve();
+}"""
+
+
+def open_noting_celebrations(browser: Browser, server: LiveServer) -> tuple[Page, Watch]:
+    """A page on a desktop, reduced motion, whose celebrate() only notes what it was asked."""
+    context = browser.new_context(**DESKTOP, reduced_motion="reduce")
+    context.route(
+        "**/celebrate.js",
+        lambda route: route.fulfill(body=CELEBRATIONS, content_type="text/javascript"),
+    )
+    page = context.new_page()
+    watch = Watch(page)
+    page.goto(server.url + "/")
+    settle(page)
+    return page, watch

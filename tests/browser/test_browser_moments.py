@@ -15,11 +15,11 @@ from browsing import (  # the browser tests' helpers
     DESKTOP,
     EXAMPLE_DEAL,
     PHONE,
-    Watch,
     audit,
     button,
     deal_to_people,
     open_house_rules,
+    open_noting_celebrations,
     open_page,
     resume_with,
     settle,
@@ -234,26 +234,12 @@ def test_war_is_bold_and_leaves_the_tied_ranks_in_view(
     page.context.close()
 
 
-CELEBRATIONS = """export function celebrate(party) {
-    (window.parties ??= []).push(party);
-    return Promise.resolve();
-}"""
-
-
 def test_at_a_shared_table_the_person_who_won_is_celebrated_by_name(
     browser: Browser, shared_server: LiveServer
 ) -> None:
     """Mia takes every card: the result names her, the party of a win is hers, and no kind
     words for a loss are said (a person won)."""
-    context = browser.new_context(**DESKTOP, reduced_motion="reduce")
-    context.route(
-        "**/celebrate.js",
-        lambda route: route.fulfill(body=CELEBRATIONS, content_type="text/javascript"),
-    )
-    page = context.new_page()
-    watch = Watch(page)
-    page.goto(shared_server.url + "/")
-    settle(page)
+    page, watch = open_noting_celebrations(browser, shared_server)
     deal_to_people(page, shared_server, PEOPLE, deal=[["2H"], ["AS", "KS"]])
     button(page, "Flip — You").click()
     settle(page)
@@ -265,7 +251,7 @@ def test_at_a_shared_table_the_person_who_won_is_celebrated_by_name(
     expect(page.locator("#outcome-note")).to_be_hidden()
     assert page.evaluate("window.parties") == [{"kind": "round"}]
     watch.check(shared_server)
-    context.close()
+    page.context.close()
 
 
 def test_a_deal_is_told_once_its_cards_have_landed(

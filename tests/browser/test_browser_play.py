@@ -29,6 +29,7 @@ from browsing import (  # the browser tests' helpers
     button,
     counts,
     deal_to_people,
+    open_noting_celebrations,
     open_page,
     press,
     resume_with,
@@ -259,7 +260,7 @@ def test_a_card_turns_over_and_a_new_round_deals_the_piles(
     assert counts(page) == [26, 26]
     assert page.evaluate("window.flights.length") == 0
     watch.check(shared_server)
-    context.close()
+    page.context.close()
 
 
 # -- Play to end ---------------------------------------------------------------------------------
@@ -477,12 +478,6 @@ def test_sound_follows_the_cards_and_its_button(
 
 # -- the celebration's cue -----------------------------------------------------------------------
 
-# celebrate.js, replaced by one that notes each call and is over at once.
-CELEBRATIONS = """export function celebrate(party) {
-    (window.parties ??= []).push(party);
-    return Promise.resolve();
-}"""
-
 
 def test_a_round_won_outright_and_a_match_won_are_celebrated(
     browser: Browser, shared_server: LiveServer
@@ -491,15 +486,7 @@ def test_a_round_won_outright_and_a_match_won_are_celebrated(
     ("round"), and once you win a match ("match", in place of the round's); a round or a match
     the computer won has no party, and its result says a few kind words instead, what you won
     told from the round's story; a round that was already over, loaded again, has none."""
-    context = browser.new_context(**DESKTOP, reduced_motion="reduce")
-    context.route(
-        "**/celebrate.js",
-        lambda route: route.fulfill(body=CELEBRATIONS, content_type="text/javascript"),
-    )
-    page = context.new_page()
-    watch = Watch(page)
-    page.goto(shared_server.url + "/")
-    settle(page)
+    page, watch = open_noting_celebrations(browser, shared_server)
     resume_with(page, shared_server, deal=ENDS_AT_ONCE[2])
     press(page, "Turn cards")
     expect(page.locator("#outcome-title")).to_have_text("You win!")
@@ -544,7 +531,7 @@ def test_a_round_won_outright_and_a_match_won_are_celebrated(
             re.compile(r"of the best of 3\. The next match starts afresh\.$")
         )
     watch.check(shared_server)
-    context.close()
+    page.context.close()
 
 
 # -- two people at one device --------------------------------------------------------------------
