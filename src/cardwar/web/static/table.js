@@ -123,13 +123,14 @@ function drawControls(shown) {
 
 const PILE_HINT = "cardwar.pile-hint"; // "seen" once this browser's player has flipped a pile
 
-function pileHintSeen() {
+// Read once: the hint is for a first visit, and every draw asks.
+let pileHintSeen = (() => {
   try {
     return window.localStorage.getItem(PILE_HINT) === "seen";
   } catch {
     return true; // storage turned off: no hint rather than one on every visit
   }
-}
+})();
 
 /** The piles a tap flips: each person's still in, while the round goes on. On a first visit
  * your pile says so, until the first battle is played. */
@@ -139,7 +140,8 @@ function drawPiles(shown) {
     seatEl.classList.toggle("tappable", going && shown.people.includes(seat) && !shown.out[seat]);
   });
   const first = going && state.round.battles === 0;
-  if (!first && shown.ready && state.round.battles > 0 && !pileHintSeen()) {
+  if (!pileHintSeen && shown.ready && state.round.battles > 0) {
+    pileHintSeen = true;
     try {
       window.localStorage.setItem(PILE_HINT, "seen");
     } catch {
@@ -147,7 +149,7 @@ function drawPiles(shown) {
     }
   }
   const hint = els.table.querySelector('.seat[data-seat="0"] .pile-hint');
-  hint.hidden = !(first && !pileHintSeen());
+  hint.hidden = !(first && !pileHintSeen);
   hint.textContent = TOUCH ? "Tap your pile to turn" : "Click your pile to turn";
 }
 
