@@ -63,8 +63,11 @@ def test_a_whole_round_as_a_person_plays_it(
     expect(page.get_by_test_id("message")).to_contain_text("A fresh deal: 26 cards each")
     expect(page.get_by_test_id("outcome")).to_be_hidden()
     assert counts(page) == [26, 26]
-    expect(page.get_by_test_id("rules-line")).to_have_text(
+    expect(page.locator("#guide-rules-line")).to_have_text(
         "Classic · 1 card down · short of cards loses · a draw after 500 battles"
+    )
+    expect(page.get_by_test_id("rules-line")).to_have_text(
+        "Higher card takes both. Same cards? War: one down, turn again. Draw after 500 battles."
     )
     audit(page)
 
@@ -146,7 +149,7 @@ def test_each_preset_played_to_its_end(
     page, watch = open_page(browser, shared_server, DESKTOP)
     seed_next_deals(page, seed)
     deal_with(page, Preset=preset)
-    expect(page.get_by_test_id("rules-line")).to_have_text(line)
+    expect(page.locator("#guide-rules-line")).to_have_text(line)
     hand = Rules.preset(preset).cards_per_hand
     assert counts(page) == [hand, hand]
     play_to_the_end(page)
@@ -209,8 +212,11 @@ def test_the_rules_line_and_the_guide_follow_the_rules(
     expect(guide.locator('[data-guide="clock"]')).to_be_hidden()
 
     deal_with(page, Cards_face_down_in_a_war="3", **{"Lowest card wins (Peace)": True})
-    expect(page.get_by_test_id("rules-line")).to_have_text(
+    expect(page.locator("#guide-rules-line")).to_have_text(
         "lowest card wins · 3 down (W-A-R) · short of cards loses · a draw after 500 battles"
+    )
+    expect(page.get_by_test_id("rules-line")).to_have_text(
+        "Lower card takes both. Same cards? War: three down, turn again. Draw after 500 battles."
     )
     expect(guide.locator('[data-guide="war"]')).to_contain_text(
         "puts three cards face down (spelling W-A-R)"
@@ -226,8 +232,10 @@ def test_the_rules_line_and_the_guide_follow_the_rules(
     expect(guide.locator('[data-guide="limit"]')).to_contain_text("loop")
     expect(guide.locator('[data-guide="clock"]')).to_contain_text("There is a 10-minute clock")
     expect(guide.locator('[data-guide="short"]')).to_contain_text("fights on with the last one")
-    expect(page.locator("#guide-rules-line")).to_have_text(
-        page.get_by_test_id("rules-line").inner_text()
+    # Under the title, the same rules in words a child reads; every rule in the guide's line.
+    expect(page.get_by_test_id("rules-line")).to_have_text(
+        "Higher card takes both. Same cards? War: three down, turn again. "
+        "10-minute clock, then the biggest pile wins."
     )
     audit(page)
     watch.check(shared_server)
@@ -346,9 +354,9 @@ def test_house_rules_survive_a_reload_and_a_restart(
             expect(dialog.get_by_label(label, exact=True)).to_have_value(value)
         page.keyboard.press("Escape")
     press(page, "New round")
-    expect(page.get_by_test_id("rules-line")).to_have_text(
+    expect(page.locator("#guide-rules-line")).to_have_text(
         "3 players · 2 cards down · short of cards loses · won cards kept in order · "
-        "biggest pile wins after 500 battles"
+        "biggest pile wins after 150 battles"
     )
     assert counts(page, 3) == [17, 17, 17]
     watch.check(live_server)
@@ -460,9 +468,16 @@ def test_focus_stays_on_the_pressed_button_which_is_marked_busy(
 def test_the_keys_line_is_hidden_on_a_touch_screen(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """A touch-only phone has no keyboard, so the page does not list keys there."""
+    """A touch-only phone has no keyboard, so the page does not list keys there: not under the
+    controls, not in the guide, not in Play to end's hint."""
     page, watch = open_page(browser, shared_server, PHONE)
     expect(page.locator(".keys")).to_be_hidden()
+    guide = page.locator("#guide")
+    assert guide.locator("kbd").count() > 0
+    for kbd in guide.locator("kbd").all():
+        expect(kbd).to_be_hidden()
+    assert "Keyboard" not in guide.inner_text() and " key" not in guide.inner_text().lower()
+    expect(guide.get_by_text("plays one battle, war and all")).to_be_visible()
     watch.check(shared_server)
     page.context.close()
 
@@ -487,7 +502,8 @@ def test_phone_width_has_no_sideways_scroll(browser: Browser, shared_server: Liv
 
 
 def test_the_server_down_message(browser: Browser, shared_server: LiveServer) -> None:
-    """No server: plain words in an error style, the table as it was, a retry on the next press."""
+    """No server: plain words in an error style, the table as it was, and the page tries again
+    by itself, at once when the browser is back online (more in test_browser_offline.py)."""
     page, watch = open_page(browser, shared_server, DESKTOP)
     press(page, "Turn cards")
     shown = counts(page)
@@ -496,19 +512,17 @@ def test_the_server_down_message(browser: Browser, shared_server: LiveServer) ->
     press(page, "Turn cards")
     message = page.get_by_test_id("message")
     expect(message).to_have_class(re.compile(r"\berror\b"))
-    expect(message).to_have_text(
-        "The game server is not answering. Check that cardwar is still running on the "
-        "computer that serves this page. Press Turn cards to try again."
-    )
+    expect(message).to_have_text("Can't reach the game, trying again…")
     assert not re.search(r"[`<>*_#\[\]{}]", message.inner_text())
     expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
     assert counts(page) == shown
     assert page.locator("#field svg.card").count() == cards
     audit(page)
     page.unroute("**/api/**")
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(message).not_to_have_class(re.compile(r"\berror\b"))
     press(page, "Turn cards")
     expect(page.get_by_test_id("battle-number")).to_have_text("Battle 2 of 500")
-    expect(message).not_to_have_class(re.compile(r"\berror\b"))
     watch.errors = [error for error in watch.errors if "ERR_FAILED" not in error]
     watch.check(shared_server)
     page.context.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from cardwar import PRESETS
@@ -73,7 +74,7 @@ def test_a_loop_is_reported_in_words(browser: Browser, shared_server: LiveServer
     page.request.post(f"{shared_server.url}/api/rounds/{round_id}/battles", data={"count": 132})
     page.reload()
     settle(page)
-    expect(page.get_by_test_id("rules-line")).to_contain_text("no battle limit")
+    expect(page.locator("#guide-rules-line")).to_contain_text("no battle limit")
     press(page, "Turn cards")
     expect(page.locator("#outcome-title")).to_have_text("Draw")
     expect(page.locator("#outcome-why")).to_have_text(
@@ -287,10 +288,11 @@ def test_out_of_cards_at_a_bigger_table_is_a_loss_and_new_round_leads(
     page.context.close()
 
 
-def test_a_page_that_could_not_load_tries_again_on_any_button(
+def test_a_page_that_could_not_load_loads_once_the_server_answers(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    """With no server at first, the page says so; once it is back, Turn cards loads the table."""
+    """With no server at first, the page says so and makes up no deal (no counts); once it is
+    back (the browser online again), the page loads the table by itself."""
     context = browser.new_context(**DESKTOP, reduced_motion="reduce")
     page = context.new_page()
     watch = Watch(page)
@@ -299,42 +301,46 @@ def test_a_page_that_could_not_load_tries_again_on_any_button(
     settle(page)
     message = page.get_by_test_id("message")
     expect(message).to_have_class(re.compile(r"\berror\b"))
-    expect(message).to_contain_text("Press any button to try again.")
-    expect(page.get_by_test_id("battle-number")).to_have_text("Dealing…")
-    expect(button(page, "Turn cards")).to_be_enabled()
+    expect(message).to_have_text("Can't reach the game, trying again…")
+    expect(page.get_by_test_id("battle-number")).to_have_text("Waiting for the game")
+    expect(page.get_by_test_id("count-0")).to_be_hidden()
+    expect(button(page, "Turn cards")).to_be_disabled()
     audit(page)
     page.unroute("**/api/**")
-    press(page, "Turn cards")
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
     expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    settle(page)
     expect(message).not_to_have_class(re.compile(r"\berror\b"))
     watch.errors = [error for error in watch.errors if "ERR_FAILED" not in error]
     watch.check(shared_server)
     context.close()
 
 
-def test_a_long_message_can_be_scrolled_and_says_so(
-    browser: Browser, shared_server: LiveServer
+@DEVICES
+def test_the_caption_says_all_of_a_long_battle_and_is_no_box(
+    browser: Browser, shared_server: LiveServer, device: dict[str, Any]
 ) -> None:
-    """A message longer than its box is marked, focusable and scrollable (not cut off)."""
-    page, watch = open_page(browser, shared_server, PHONE)
-    page.evaluate(
-        """() => {
-            const box = document.getElementById("message");
-            box.textContent = "War! ".repeat(80);
-            box.dispatchEvent(new Event("check"));
-        }"""
+    """The words under the table are a caption, not a form field: no box around them, as tall
+    as what they say (a four-seat war is never cut off), and the height of its reserved lines
+    for a plain battle, so nothing under it moves."""
+    page, watch = open_page(browser, shared_server, device)
+    caption = page.get_by_test_id("message")
+    looks = caption.evaluate(
+        """el => { const s = getComputedStyle(el);
+            return [s.backgroundColor, s.borderTopWidth, parseFloat(s.minHeight),
+                    el.getBoundingClientRect().height]; }"""
     )
+    assert looks[0] == "rgba(0, 0, 0, 0)" and looks[1] == "0px", looks
+    assert looks[3] == pytest.approx(looks[2], abs=1), looks  # 'Dealing the cards…': its lines
     resume_with(page, shared_server, rules={"players": 4}, seed=3)
-    for _ in range(12):
-        press(page, "Play 10 battles", touch=True)
-        box = page.get_by_test_id("message")
-        if box.get_attribute("tabindex") == "0":
-            break
-    box = page.get_by_test_id("message")
-    overflows = box.evaluate("el => el.scrollHeight > el.clientHeight")
-    assert overflows == (box.get_attribute("tabindex") == "0")
-    assert overflows == ("overflows" in (box.get_attribute("class") or ""))
-    audit(page)
+    longest = 0.0
+    for _ in range(6):
+        press(page, "Play 10 battles", touch=device is PHONE)
+        size = caption.evaluate("el => [el.scrollHeight, el.clientHeight, el.textContent.length]")
+        assert size[0] <= size[1] + 1, size  # every word in view, nothing to scroll
+        longest = max(longest, size[1])
+    assert longest >= looks[2]
+    assert caption.get_attribute("tabindex") is None
     watch.check(shared_server)
     page.context.close()
 

@@ -113,12 +113,12 @@ def test_the_service_worker_keeps_the_page_and_never_an_answer(
     page.context.close()
 
 
-def test_the_table_opens_offline_and_says_the_server_is_not_answering(
+def test_the_table_opens_offline_and_says_it_cannot_reach_the_game(
     browser: Browser, shared_server: LiveServer
 ) -> None:
     """With the service worker in charge and the network gone, a reload still opens the table
-    from its kept files, every one of them from the worker, and the page says plainly that the
-    server is not answering."""
+    from its kept files, every one of them from the worker, and the page says plainly that it
+    cannot reach the game (the table it shows: test_browser_offline.py)."""
     page, watch = open_page(browser, shared_server, PHONE)
     controlled(page)
     page.context.set_offline(True)
@@ -128,7 +128,7 @@ def test_the_table_opens_offline_and_says_the_server_is_not_answering(
     )
     page.reload()
     message = page.get_by_test_id("message")
-    expect(message).to_contain_text("The game server is not answering.")
+    expect(message).to_have_text("Can't reach the game, trying again…")
     expect(message).to_have_class(re.compile(r"\berror\b"))
     expect(page.get_by_role("button", name="Turn cards", exact=True)).to_be_visible()
     assert page.title() == "War · cardwar"

@@ -447,7 +447,7 @@ def test_a_shared_link_deals_the_same_battles_in_a_fresh_browser(
     settle(other)
     expect(other.get_by_test_id("message")).to_contain_text("A shared deal")
     assert other.url == shared_server.url + "/"  # a reload resumes rather than deals again
-    expect(other.get_by_test_id("rules-line")).to_contain_text("3 down (W-A-R)")
+    expect(other.locator("#guide-rules-line")).to_contain_text("3 down (W-A-R)")
     assert battle_words(other, 4) == first
     theirs = other.request.get(shared_server.url + "/api/me").json()["round"]
     assert theirs["id"] != mine["id"] and theirs["seed"] == mine["seed"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from browsing import (  # the browser tests' helpers
     DESKTOP,
@@ -18,6 +18,7 @@ from browsing import (  # the browser tests' helpers
     audit,
     button,
     deal_to_people,
+    in_view,
     open_house_rules,
     open_noting_celebrations,
     open_page,
@@ -267,5 +268,158 @@ def test_a_deal_is_told_once_its_cards_have_landed(
     expect(message).to_have_text(
         "A fresh deal: 26 cards each. Press Turn cards to play the first battle."
     )
+    watch.check(shared_server)
+    page.context.close()
+
+
+SIDEWAYS: dict[str, Any] = {**PHONE, "viewport": {"width": 740, "height": 375}}
+WIDE_DARK: dict[str, Any] = {"viewport": {"width": 1920, "height": 1080}, "color_scheme": "dark"}
+FOUR_SCREENS = pytest.mark.parametrize(
+    "device",
+    [PHONE, SIDEWAYS, DESKTOP, WIDE_DARK],
+    ids=["phone", "sideways", "desktop", "wide-dark"],
+)
+
+
+def card_width(page: Page) -> float:
+    """The width of your pile's top card, in CSS pixels."""
+    box = page.locator('.seat[data-seat="0"] .stack .card').bounding_box()
+    assert box is not None
+    return box["width"]
+
+
+@FOUR_SCREENS
+def test_extra_large_cards_are_a_quarter_bigger_at_every_size_and_seat_count(
+    browser: Browser, shared_server: LiveServer, device: dict[str, Any]
+) -> None:
+    """Extra-large cards are at least 1.25 times the table's usual cards, at two, three and four
+    seats, and never push the table wider than the screen (a war's row overlaps more)."""
+    page, watch = open_page(browser, shared_server, device)
+    switch = page.get_by_role("button", name="Extra-large cards")
+    for players in (2, 3, 4):
+        resume_with(page, shared_server, rules={"players": players}, seed=5)
+        expect(page.locator("#table")).to_have_attribute("data-players", str(players))
+        usual = card_width(page)
+        switch.click()
+        expect(switch).to_have_attribute("aria-pressed", "true")
+        large = card_width(page)
+        assert large >= 1.25 * usual - 0.5, (players, usual, large)
+        press_until_a_war_is_laid(page)
+        widths = page.evaluate(
+            """() => { const felt = document.querySelector(".felt");
+                return [felt.scrollWidth, felt.clientWidth,
+                        document.documentElement.scrollWidth, innerWidth]; }"""
+        )
+        assert widths[0] <= widths[1] + 1 and widths[2] <= widths[3], (players, widths)
+        switch.click()
+        expect(switch).to_have_attribute("aria-pressed", "false")
+    watch.check(shared_server)
+    page.context.close()
+
+
+def press_until_a_war_is_laid(page: Page) -> None:
+    """Turn cards (with a tap on your pile, which a table taller than the screen keeps in
+    reach) until a battle lays a war, the widest row a table shows; at most 60 battles."""
+    pile = page.locator('.seat[data-seat="0"] .stack')
+    for _ in range(60):
+        pile.click()
+        settle(page)
+        if page.locator(".slot .spread .card").count() > page.evaluate(
+            "document.querySelectorAll('.slot:not([hidden])').length"
+        ):
+            return
+    raise AssertionError("no war in 60 battles of seed 5")
+
+
+def test_how_to_play_is_at_the_top_and_opens_the_guide(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A phone's first screen has How to play beside House rules; it brings the guide into
+    view. The line under the title says the rules in a child's words, not the rules' jargon."""
+    page, watch = open_page(browser, shared_server, PHONE)
+    how = page.get_by_role("link", name="How to play")
+    assert in_view(page, how)
+    expect(page.get_by_test_id("rules-line")).to_have_text(
+        "Higher card takes both. Same cards? War: one down, turn again. Draw after 500 battles."
+    )
+    line = page.get_by_test_id("rules-line").evaluate("el => el.scrollHeight <= el.clientHeight")
+    assert line, "the rules line is cut off on a phone"
+    how.tap()
+    expect(page.locator("#guide-title")).to_be_in_viewport()
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_on_a_desktop_each_pile_is_beside_its_cards_and_the_console_holds_still(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """Two seats on a desktop: both piles in one column, each seat's cards beside its own pile
+    (no diagonal of empty felt); the chance meter's arrival moves nothing under it."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    piles = [page.locator(f'.seat[data-seat="{seat}"] .stack').bounding_box() for seat in (0, 1)]
+    slots = [page.locator(f"#laid-{seat}").bounding_box() for seat in (0, 1)]
+    assert all(piles) and all(slots)
+    assert abs(piles[0]["x"] - piles[1]["x"]) < 1  # type: ignore[index]
+    for pile, slot in zip(piles, slots, strict=True):
+        assert slot["x"] > pile["x"] + pile["width"] - 1  # type: ignore[index]
+        assert abs(slot["y"] - pile["y"]) < pile["height"] / 2  # type: ignore[index]
+    scoreboard = page.locator(".scoreboard")
+    before = scoreboard.bounding_box()
+    button(page, "Turn cards").click()
+    settle(page)
+    expect(page.get_by_test_id("chance")).not_to_have_text("–")
+    after = scoreboard.bounding_box()
+    assert before is not None and after is not None
+    assert after["y"] == pytest.approx(before["y"], abs=1)
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_a_finished_round_reloaded_points_to_play_again(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """After a reload, a finished round's words name the button its result shows (Play again),
+    not New round."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    resume_with(page, shared_server, rules={"hand_size": 3}, seed=2)
+    for _ in range(20):  # three cards each: a few battles
+        if page.locator("#outcome").is_visible():
+            break
+        button(page, "Play 10 battles").click()
+        settle(page)
+    page.reload()
+    settle(page)
+    expect(page.get_by_test_id("message")).to_have_text(
+        "This round is over. Press Play again for a new deal."
+    )
+    expect(page.locator("#play-again")).to_have_text("Play again")
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_the_replay_lays_its_cards_on_a_table_as_big_as_the_games(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """Watch the replay shows each battle on felt in a wooden rim, like the table, its cards on a
+    phone as wide as the table's own (not a list of small cards)."""
+    page, watch = open_page(browser, shared_server, PHONE)
+    resume_with(page, shared_server, rules={"hand_size": 3}, seed=2)
+    usual = card_width(page)
+    for _ in range(20):  # three cards each: a few battles
+        if button(page, "Watch the replay").is_visible():
+            break
+        button(page, "Play 10 battles").tap()
+        settle(page)
+    button(page, "Watch the replay").tap()
+    replay = page.get_by_role("dialog", name="Watch the replay")
+    expect(replay.locator(".replay-cards .card").first).to_be_visible()
+    felt = replay.locator(".replay-seats").evaluate(
+        "el => [getComputedStyle(el).backgroundImage, getComputedStyle(el).borderTopWidth]"
+    )
+    assert felt[0].startswith("radial-gradient") and felt[1] != "0px", felt
+    box = replay.locator(".replay-cards .card").first.bounding_box()
+    assert box is not None and box["width"] >= 0.95 * usual, (box, usual)
+    assert in_view(page, replay.get_by_role("button", name="Close"))
+    audit(page)
     watch.check(shared_server)
     page.context.close()

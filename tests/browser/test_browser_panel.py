@@ -362,8 +362,8 @@ def test_three_or_four_players_let_the_biggest_pile_win(
     saved(page, lambda: players.select_option("3"))
     expect(outcome).to_have_value("most_cards")
     expect(dialog.locator("#hr-notes")).to_have_text(
-        "With 3 players most rounds would reach the battle limit and end in a draw, so at the"
-        " battle limit the biggest pile now wins. You can set it back."
+        "With 3 players a round now stops at 150 battles, and the biggest pile wins there."
+        " You can set them back."
     )
     saved(page, lambda: players.select_option("2"))
     expect(outcome).to_have_value("draw")  # as it was before
@@ -378,8 +378,8 @@ def test_three_or_four_players_let_the_biggest_pile_win(
     dialog.get_by_role("button", name="Deal with these rules").click()
     expect(dialog).to_be_hidden()
     settle(page)
-    expect(page.get_by_test_id("rules-line")).to_have_text(
-        "3 players · 1 card down · short of cards loses · biggest pile wins after 500 battles"
+    expect(page.locator("#guide-rules-line")).to_have_text(
+        "3 players · 1 card down · short of cards loses · biggest pile wins after 150 battles"
     )
     watch.check(shared_server)
     close(page)

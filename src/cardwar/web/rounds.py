@@ -34,7 +34,7 @@ from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchUpdate, Store
 from cardwar.web.views import holdings, round_view
-from cardwar.web.workers import Worker, deal_and_look_ahead, long_run, render
+from cardwar.web.workers import Worker, deal_and_look_ahead, long_run, play_on, render
 
 DAY = 24 * 3600
 
@@ -48,6 +48,16 @@ class Live:
     created_at: float
     match_id: str | None = None
     seats: tuple[Seat, ...] = ()
+
+    def people_in(self) -> tuple[int, ...]:
+        """The seats a person plays who still hold cards: a run that stops when they are all
+        out (`stop_when_out`, docs/api.md#play-battles) watches these."""
+        counts = self.round.counts
+        return tuple(
+            index
+            for index, seat in enumerate(self.seats)
+            if seat.kind == "person" and counts[index] > 0
+        )
 
 
 def score(round_: Round, was_out: int | None, seat: int = 0) -> str | None:
@@ -199,10 +209,11 @@ class Rounds:
             return self._view(round_id, live)
 
     def play(
-        self, round_id: str, count: int, *, wait: bool = True
+        self, round_id: str, count: int, *, wait: bool = True, stop_when_out: bool = False
     ) -> tuple[dict[str, Any], list[Battle]] | None:
-        """Play up to `count` battles here, stopping when the round ends; raises on a finished
-        round. For a click's few battles: `play_long` plays many.
+        """Play up to `count` battles here, stopping when the round ends (or, `stop_when_out`,
+        once no person at the table has cards left); raises on a finished round. For a click's
+        few battles: `play_long` plays many.
 
         Returns the round in the API's shape, taken before anyone else may play it, and the
         battles' records. With `wait=False`, returns None at once if another request holds it.
@@ -216,13 +227,15 @@ class Rounds:
             round_ = live.round
             refuse_if_over(round_id, round_)
             was_out = list(round_.out_at)
-            battles = round_.play(count)
+            watched = live.people_in() if stop_when_out else ()
+            battles = list(play_on(round_, count, watched))
             self._save(round_id, live, was_out)
             return self._view(round_id, live), battles
 
-    def play_long(self, round_id: str, count: int) -> bytes:
-        """Play up to `count` battles in the worker process and return the whole answer as
-        JSON, rendered there. Call it from a thread: it waits for the round and the worker."""
+    def play_long(self, round_id: str, count: int, stop_when_out: bool = False) -> bytes:
+        """Play up to `count` battles in the worker process (stopping as `play` does) and return
+        the whole answer as JSON, rendered there. Call it from a thread: it waits for the round
+        and the worker."""
         with self.held.holding(round_id, wait=True):
             live, time_up = self._current(round_id)
             if time_up:
@@ -231,10 +244,11 @@ class Rounds:
             was_out = list(live.round.out_at)
             shown = self._view(round_id, live)
             extra = {key: shown[key] for key in ("match_id", "time_left_s", "seats")}
+            watched = live.people_in() if stop_when_out else ()
             self.long_running.add(round_id)
             try:
                 snapshot, body = self.worker.run(
-                    long_run, persist.snapshot(live.round), count, round_id, extra
+                    long_run, persist.snapshot(live.round), count, round_id, extra, watched
                 )
             finally:
                 self.long_running.discard(round_id)

@@ -10,6 +10,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     WithJsonSchema,
@@ -210,6 +211,11 @@ class PlayBattles(BaseModel):
 
     count: Annotated[StrictInt, Field(ge=1, le=MAX_COUNT)] = Field(
         1, description=f"battles to play, 1..{MAX_COUNT}; play stops early when the round ends"
+    )
+    stop_when_out: StrictBool = Field(
+        False,
+        description="stop, too, after the battle that puts the last person at the table who"
+        " still had cards out (the computers would play on)",
     )
 
 
@@ -428,13 +434,22 @@ class SeatModelOut(BaseModel):
     default_names: dict[str, dict[str, list[str]]]
 
 
+class BiggerTableOut(BaseModel):
+    """What a table of three or four sets, unless the player chose it (docs/rules.md#bigger-tables):
+    a battle limit, and what happens there."""
+
+    battle_limit: int
+    limit_outcome: str
+
+
 class RulesInfoOut(BaseModel):
-    """The presets (docs/rules.md#presets), filled in, what every rule field allows, and the
-    seat model."""
+    """The presets (docs/rules.md#presets), filled in, what every rule field allows, the seat
+    model, and each bigger table's own ending, by players (as a string)."""
 
     presets: dict[str, RulesOut]
     fields: dict[str, FieldOut]
     seats: SeatModelOut
+    bigger_tables: dict[str, BiggerTableOut]
 
 
 class ErrorOut(BaseModel):

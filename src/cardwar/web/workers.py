@@ -12,12 +12,14 @@ import multiprocessing
 import signal
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from cardwar import persist
 from cardwar.engine import Round
+from cardwar.records import Battle
 from cardwar.rules import Rules
 from cardwar.web.errors import WorkerFailed
 from cardwar.web.views import round_view
@@ -37,17 +39,32 @@ def deal_and_look_ahead(
     return persist.snapshot(round_)
 
 
+def play_on(round_: Round, count: int, watched: Sequence[int] = ()) -> Iterator[Battle]:
+    """Play up to `count` battles, a battle at a time, until the round ends or, when `watched`
+    names seats, the battle after which none of them holds a card (the people at a bigger
+    table are out, and the computers would play on without them)."""
+    for _ in range(count):
+        if round_.outcome is not None:
+            return
+        battle = round_.play_battle()
+        yield battle
+        if watched and not any(battle.counts[seat] for seat in watched):
+            return
+
+
 def long_run(
-    snapshot: dict[str, Any], count: int, round_id: str, extra: dict[str, Any]
+    snapshot: dict[str, Any],
+    count: int,
+    round_id: str,
+    extra: dict[str, Any],
+    watched: Sequence[int] = (),
 ) -> tuple[dict[str, Any], bytes]:
-    """Play up to `count` battles of the round that `snapshot` describes and render the whole
-    answer here, a battle at a time (so no list of records is ever held); returns the new
-    snapshot and the answer's JSON. `extra` holds the round's fields that only the server
+    """Play up to `count` battles of the round that `snapshot` describes (`play_on`) and render
+    the whole answer here, a battle at a time (so no list of records is ever held); returns the
+    new snapshot and the answer's JSON. `extra` holds the round's fields that only the server
     knows (its match, its clock as the run began)."""
     round_ = persist.resume(snapshot)
-    parts: list[bytes] = []
-    while round_.outcome is None and len(parts) < count:
-        parts.append(render(round_.play_battle().to_dict()))
+    parts = [render(battle.to_dict()) for battle in play_on(round_, count, watched)]
     shown = {**round_view(round_, round_id), **extra}
     if round_.outcome is not None and "time_left_s" in shown:
         shown["time_left_s"] = None

@@ -40,21 +40,23 @@ router = APIRouter()
     more_errors=(404, 409),
 )  # fmt: skip
 async def play(request: Request) -> Response:
-    """Play `count` battles (stopping early if the round ends), one record per battle."""
+    """Play `count` battles (stopping early if the round ends, or as the last person still in
+    goes out when asked to), one record per battle."""
     round_id: str = request.path_params["round_id"]
-    count = parse(PlayBattles, await request.body()).count
+    asked = parse(PlayBattles, await request.body())
+    count, stop = asked.count, asked.stop_when_out
     server = services(request)
     rounds = server.rounds
     # A click (a few battles) is played right here: a hop to a worker would cost more than
     # the battles. Long runs, or a round another request holds, go to the worker process
     # and are sent in chunks, so that they never stall anyone else's clicks.
     if count <= server.settings.inline_battles:
-        played = rounds.play(round_id, count, wait=False)
+        played = rounds.play(round_id, count, wait=False, stop_when_out=stop)
         if played is None:
             if round_id in rounds.long_running:  # busy for seconds: say so, do not wait
                 raise RateLimited("battles: this round is busy with a long run", 1)
             # Another short request holds it (a read, a chance estimate): wait in a thread.
-            played = await run_in_threadpool(rounds.play, round_id, count)
+            played = await run_in_threadpool(rounds.play, round_id, count, stop_when_out=stop)
             assert played is not None
         shown, battles = played
         return JSONResponse({"round": shown, "battles": [battle.to_dict() for battle in battles]})
@@ -62,7 +64,7 @@ async def play(request: Request) -> Response:
     long_runs = server.limits.long_runs
     long_runs.enter(who)
     try:
-        body = await run_in_threadpool(rounds.play_long, round_id, count)
+        body = await run_in_threadpool(rounds.play_long, round_id, count, stop)
     except BaseException:
         long_runs.leave(who)
         raise

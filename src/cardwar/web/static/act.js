@@ -4,6 +4,7 @@
 import { ApiError } from "./api.js";
 import { celebrate } from "./celebrate.js";
 import { showChance } from "./chance.js";
+import { lostTouch, refusedOffline } from "./offline.js";
 import { sound } from "./sound.js";
 import { acting, dispatch, draw, enter, moving, state, ui } from "./state.js";
 import { announce, controls, markTableBusy, stage } from "./table.js";
@@ -37,10 +38,12 @@ export function stopAuto({ quiet = false } = {}) {
   skipAnimation();
 }
 
-/** A control's click: it ends Play to end; a busy control acts only over moving cards. */
+/** A control's click: it ends Play to end; a busy control acts only over moving cards; out of
+ * reach of the game, it is refused (offline.js). */
 export function press(button, run) {
   return () => {
     if (ui.run) stopAuto({ quiet: true });
+    else if (refusedOffline()) return;
     else if (button.getAttribute("aria-disabled") === "true" && !moving()) return;
     run();
   };
@@ -81,7 +84,8 @@ async function perform(work, button, name, resume) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const again = name ? `Press ${name} to try again.` : "Press any button to try again.";
-    dispatch({ type: "failed", error: error.offline ? `${error.message} ${again}` : error.message });
+    if (error.unreachable) lostTouch(); // the table stays as it is; the page tries again by itself
+    else dispatch({ type: "failed", error: error.offline ? `${error.message} ${again}` : error.message });
   } finally {
     button?.removeAttribute("aria-busy");
     dispatch({ type: "busy", busy: false });

@@ -6,6 +6,11 @@ export class ApiError extends Error {
     this.offline = offline;
     this.status = status;
   }
+
+  /** The server was not reached at all (no answer, not even an error of its own). */
+  get unreachable() {
+    return this.offline && this.status === 0;
+  }
 }
 
 const GONE = {

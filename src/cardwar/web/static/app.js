@@ -7,6 +7,7 @@ import { answerConfirm, confirmClosed } from "./confirm.js";
 import { $, onBackdrop } from "./dom.js";
 import * as house from "./house-panel.js";
 import { onKey, onTableTap, tapStoppedRun } from "./keys.js";
+import { keepTable, refusedOffline, tryNow } from "./offline.js";
 import { flip, play, tapPile, turnCards } from "./play.js";
 import * as replay from "./replay.js";
 import * as end from "./round-end.js";
@@ -19,6 +20,7 @@ import "./pwa.js";
 
 // Drawn in this order: the table, its clock, a finished round's end, the statistics' rules.
 for (const drawer of [drawTable, drawClock, end.drawRoundEnd, drawStatsRules]) onDraw(drawer);
+onDraw(keepTable); // not a drawer: the table as it stands, kept in this browser for a reload offline
 
 const { turn, ten, auto, deal, again } = controls;
 const on = (type, handlers) => {
@@ -41,8 +43,14 @@ turn.addEventListener("click", press(turn, () => turnCards(turn)));
 ten.addEventListener("click", press(ten, () => play(10, ten)));
 deal.addEventListener("click", press(deal, () => newRound()));
 again.addEventListener("click", press(again, () => newRound())); // the result's own New round
-auto.addEventListener("click", () => (ui.run ? stopAuto() : playToEnd()));
+auto.addEventListener("click", () => {
+  if (ui.run) stopAuto();
+  else if (!refusedOffline()) playToEnd();
+});
 document.addEventListener("keydown", onKey);
+// Out of reach of the game, these try again at once: the network back, the page shown again.
+addEventListener("online", tryNow);
+document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && tryNow());
 on("pointerdown", { table: onTableTap });
 on("click", { sound: toggleSound, table: onTableClick });
 for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, pressed, { capture: true, once: true });

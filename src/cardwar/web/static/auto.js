@@ -2,7 +2,7 @@
 // choices (speed, Pause on wars), remembered per browser.
 import { hideChance, showChance } from "./chance.js";
 import { $ } from "./dom.js";
-import { RUN_TEMPO, finishWar, play } from "./play.js";
+import { RUN_TEMPO, finishWar, peopleIn, play } from "./play.js";
 import { acting, dispatch, draw, state, ui } from "./state.js";
 
 const els = { speed: $("auto-speed"), wars: $("auto-wars") };
@@ -32,7 +32,9 @@ function rest(ms) {
 /**
  * Play to end: battle after battle until the round ends or a press stops it. Its words add the
  * whole run up, however many requests it takes. With Pause on wars it stops where a war is
- * declared, before the deciding cards turn; pressed again, that war plays on first.
+ * declared, before the deciding cards turn; pressed again, that war plays on first. Begun while
+ * a person is in, it stops once the last of them is out (the table says the others play on);
+ * begun after, it plays the others' round to its end.
  */
 export async function playToEnd() {
   if (ui.run || !state.round || state.round.outcome) return;
@@ -42,6 +44,7 @@ export async function playToEnd() {
   const held = ui.phase === "held";
   let run = held ? "more" : "new"; // the war it paused on is part of its run
   let played = 0;
+  const watching = peopleIn().length > 0;
   draw();
   hideChance(); // no estimate while it plays: it would be out of date at once
   try {
@@ -67,6 +70,7 @@ export async function playToEnd() {
         run = "more";
       }
       if (ui.phase === "held") break; // paused on a war: the table holds it until a press plays it on
+      if (watching && peopleIn().length === 0) break; // out: the others play on without you
       if (speed.pause > 0 && !auto.stop) await rest(speed.pause);
     }
     const stopped = auto.stop && !auto.quiet && state.round?.id === roundId && state.round.outcome === null;

@@ -3,7 +3,9 @@
 import { stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { $ } from "./dom.js";
-import { canRunForever, checkChoices, clockWords, drawWords, matchPreset, rulesLine } from "./house.js";
+import {
+  biggerTableLine, biggerTableNote, canRunForever, checkChoices, clockWords, drawWords, matchPreset, rulesLine,
+} from "./house.js";
 import { newRound } from "./rounds.js";
 import { checkSeats, defaultSeatName, defaultSeats, nameMax, sameSeats, seatCount } from "./seats.js";
 import { dispatch, state, ui } from "./state.js";
@@ -20,6 +22,7 @@ const panel = {
   low: $("hr-low"),
   noLimit: $("hr-no-limit"),
   limit: $("hr-limit"),
+  tableLine: $("hr-limit-table"),
   limitOutcome: $("hr-limit-outcome"),
   clock: $("hr-clock"),
   endless: $("hr-endless"),
@@ -114,7 +117,7 @@ function fillForm(rules) {
   panel.limit.removeAttribute("aria-invalid");
   panel.error.textContent = "";
   panel.notes.hidden = true;
-  ui.house.outcomeBefore = null;
+  ui.house.table = { before: {}, set: {} };
   reflect(rules);
 }
 
@@ -124,6 +127,13 @@ function showSeats(players) {
     row.hidden = seat >= players;
     if (seat < players) name.placeholder = defaultSeatName(kind ? kind.value : "person", seat, players);
   });
+}
+
+/** Beside the battle limit, at a table of 3 or 4, the ending such a table has of its own. */
+function showTableLine(players) {
+  const table = state.info.bigger_tables?.[players];
+  panel.tableLine.hidden = !table;
+  panel.tableLine.textContent = table ? biggerTableLine(players, table) : "";
 }
 
 /** Each seat's problem beside its name (`problems`: seat -> words), the name marked invalid. */
@@ -143,6 +153,7 @@ function reflect(rules) {
   panel.limitOutcome.disabled = rules.battle_limit === null;
   panel.endless.hidden = !canRunForever(rules);
   showSeats(rules.players);
+  showTableLine(rules.players);
   const bestOf = Number(panel.match.value);
   panel.summary.textContent = bestOf > 1 ? `best of ${bestOf} · ${rulesLine(rules)}` : rulesLine(rules);
   estimateDraws(rules, bestOf);
@@ -234,31 +245,63 @@ function save(body) {
   return house.saving;
 }
 
-/** Players chosen: at a table of 3 or 4 most rounds would reach the battle limit and be drawn,
- * so the biggest pile wins there instead (the player may set it back). Back at 2, the choice it
- * replaced returns, unless the player has made one of their own since. Returns a note or null. */
+// The fields a bigger table sets, as the panel reads and writes them.
+const TABLE_FIELDS = {
+  battle_limit: {
+    read: () => (panel.noLimit.checked ? null : Number(panel.limit.value)),
+    write: (value) => {
+      panel.noLimit.checked = value === null;
+      if (value !== null) panel.limit.value = String(value);
+    },
+  },
+  limit_outcome: {
+    read: () => panel.limitOutcome.value,
+    write: (value) => {
+      panel.limitOutcome.value = value;
+    },
+  },
+};
+
+/** The player chose a field the panel set for a bigger table: it is theirs now, kept as it is. */
+function madeOwn(field) {
+  delete ui.house.table.before[field];
+  delete ui.house.table.set[field];
+}
+
+/**
+ * Players chosen: a table of 3 or 4 has an ending of its own (`bigger_tables` of GET /api/rules,
+ * docs/rules.md#bigger-tables: a shorter battle limit, and the biggest pile wins there), laid
+ * on each field still at its classic value or at what the panel itself set; a limit the player
+ * typed, or no limit, stays. Back at 2, each field the panel set returns to what it replaced,
+ * unless the player has changed it since. Returns a note of what changed, or null.
+ */
 function playersChosen() {
-  const house = ui.house;
   const players = Number(panel.players.value);
-  if (players > 2) {
-    if (panel.limitOutcome.value === "most_cards") return null;
-    house.outcomeBefore ??= panel.limitOutcome.value;
-    panel.limitOutcome.value = "most_cards";
-    return `With ${players} players most rounds would reach the battle limit and end in a draw, ` +
-      "so at the battle limit the biggest pile now wins. You can set it back.";
+  const table = state.info.bigger_tables?.[players] ?? {};
+  const { before, set } = ui.house.table;
+  const changed = {};
+  for (const [field, control] of Object.entries(TABLE_FIELDS)) {
+    const value = control.read();
+    const ours = field in set && value === set[field];
+    if (!(field in table)) {
+      if (ours) control.write(before[field]);
+      madeOwn(field);
+    } else if (value !== table[field] && (ours || value === state.info.fields[field].default)) {
+      if (!(field in before)) before[field] = value;
+      control.write(table[field]);
+      set[field] = table[field];
+      changed[field] = table[field];
+    }
   }
-  if (house.outcomeBefore !== null && panel.limitOutcome.value === "most_cards") {
-    panel.limitOutcome.value = house.outcomeBefore;
-  }
-  house.outcomeBefore = null;
-  return null;
+  return Object.keys(changed).length > 0 ? biggerTableNote(players, changed) : null;
 }
 
 /** Check the choices, say what is wrong or adjusted, and save them if they can be dealt. */
 export function chooseFromForm(event) {
   const changed = event?.target;
   const limitNote = changed === panel.players ? playersChosen() : null;
-  if (changed === panel.limitOutcome) ui.house.outcomeBefore = null; // the player's own choice
+  if (changed === panel.limitOutcome) madeOwn("limit_outcome"); // the player's own choice
+  if (changed === panel.limit || changed === panel.noLimit) madeOwn("battle_limit");
   const { rules, problems, notes } = checkChoices(readForm(), state.info.fields);
   if (limitNote && rules.battle_limit !== null) notes.push(limitNote);
   if (rules.players !== Number(panel.hand.dataset.players)) handOptions(rules.players, rules.hand_size);
@@ -271,6 +314,7 @@ export function chooseFromForm(event) {
   const changedSeat = seatRows().findIndex(({ kind, name }) => changed && (changed === kind || changed === name));
   const seatProblems = checkSeats(seats, rules.players, changedSeat < 0 ? null : changedSeat);
   showSeats(rules.players);
+  showTableLine(rules.players);
   showSeatProblems(seatProblems);
   const blocked = problems.length > 0 || seatProblems.size > 0;
   panel.deal.setAttribute("aria-disabled", String(blocked));

@@ -22,6 +22,54 @@ export function handSize(rules) {
   return rules.hand_size ?? Math.floor(52 / rules.players);
 }
 
+/** Where the cards in nobody's pile are, in a sentence to read beside a count of the piles
+ * ("44 of 51"): "One card is set aside so the deal comes out even.", "The other 26 cards were set
+ * aside at the deal.", "3 cards are on the table, in the war nobody could finish."; "" when the
+ * piles hold all 52, or the cards were dealt by hand (a deal of its own says how many it has).
+ * Between battles the table is empty, but for a war nobody could finish. */
+export function cardsElsewhere(round) {
+  const held = round.counts.reduce((a, b) => a + b, 0);
+  if (held === 52) return "";
+  const { rules } = round;
+  const shuffled = handSize(rules) * rules.players;
+  const dealt = round.deal ? round.deal.reduce((sum, pile) => sum + pile.length, 0) : shuffled;
+  const onTable = round.outcome?.reason === "both_short" ? Math.max(0, dealt - held) : 0;
+  const aside = 52 - held - onTable;
+  const parts = [];
+  if (aside > 0 && !round.deal && held + onTable === shuffled) {
+    if (rules.hand_size === null) {
+      parts.push(`${capital(cardsInWords(aside))} ${aside === 1 ? "is" : "are"} set aside so the deal comes out even.`);
+    } else {
+      parts.push(`The other ${plural(aside, "card")} ${aside === 1 ? "was" : "were"} set aside at the deal.`);
+    }
+  }
+  if (onTable > 0) parts.push(`${capital(plural(onTable, "card"))} ${onTable === 1 ? "is" : "are"} on the table, in the war nobody could finish.`);
+  return parts.join(" ");
+}
+
+/** What a table of three or four sets unless the player chose otherwise (`bigger_tables` of
+ * GET /api/rules, docs/rules.md#bigger-tables), as the House rules panel says it beside the
+ * battle limit: "3 players: a round stops at 150 battles and the biggest pile wins, unless you
+ * set your own limit." */
+export function biggerTableLine(players, table) {
+  const then = table.limit_outcome === "draw" ? "it is a draw" : "the biggest pile wins";
+  return `${players} players: a round stops at ${counted(table.battle_limit, "battle")} and ${then}, unless you set your own limit.`;
+}
+
+/** What the panel changed as `players` were chosen (`changed`: the fields it set, with their
+ * new values), in a note: "With 3 players a round now stops at 150 battles, and the biggest pile
+ * wins there. You can set them back." */
+export function biggerTableNote(players, changed) {
+  const limit = changed.battle_limit;
+  const outcome = changed.limit_outcome;
+  const wins = outcome === "draw" ? "it is a draw" : "the biggest pile wins";
+  if (limit !== undefined && outcome !== undefined) {
+    return `With ${players} players a round now stops at ${counted(limit, "battle")}, and ${wins} there. You can set them back.`;
+  }
+  if (limit !== undefined) return `With ${players} players a round now stops at ${counted(limit, "battle")}. You can set it back.`;
+  return `With ${players} players most rounds would reach the battle limit and end in a draw, so at the battle limit the biggest pile now wins. You can set it back.`;
+}
+
 /** "10-minute", "90-second": a clock's length before a noun. */
 export function clockAdjective(seconds) {
   return seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`;
@@ -76,6 +124,24 @@ export function rulesLine(rules) {
   else parts.push(`biggest pile wins after ${counted(rules.battle_limit, "battle")}`);
   if (rules.time_limit_s !== null) parts.push(`${clockAdjective(rules.time_limit_s)} clock`);
   return parts.join("\u00a0· ");
+}
+
+/** The rules in force in words a child reads, for the line under the title: "Higher card takes
+ * both. Same cards? War: one down, turn again. Draw after 500 battles." The
+ * rules line (`rulesLine`) says every rule, in the guide and in House rules. */
+export function plainRules(rules) {
+  const many = rules.players > 2;
+  const parts = [];
+  if (many) parts.push(`${capital(numberWord(rules.players))} players.`);
+  if (rules.hand_size !== null) parts.push(`${capital(cardsInWords(rules.hand_size))} each.`);
+  const best = rules.low_wins ? (many ? "Lowest" : "Lower") : (many ? "Highest" : "Higher");
+  parts.push(`${best} card takes ${many ? "them all" : "both"}.`);
+  parts.push(`Same cards? War: ${rules.war_down === 0 ? "turn" : `${numberWord(rules.war_down)} down, turn`} again.`);
+  if (rules.time_limit_s !== null) parts.push(`${clockAdjective(rules.time_limit_s)} clock, then the biggest pile wins.`);
+  else if (rules.battle_limit === null) parts.push("Play until someone has every card.");
+  else if (rules.limit_outcome === "draw") parts.push(`Draw after ${counted(rules.battle_limit, "battle")}.`);
+  else parts.push(`After ${counted(rules.battle_limit, "battle")}, the biggest pile wins.`);
+  return parts.join(" ");
 }
 
 function opponents(players) {

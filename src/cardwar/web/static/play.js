@@ -12,17 +12,27 @@ import { view } from "./update.js";
 
 export const RUN_TEMPO = 0.35; // a run of battles shows each at about a third of the time
 
+/** The seats a person plays who still hold cards, at the table in play. */
+export function peopleIn() {
+  const round = state.round;
+  if (!round || round.outcome) return [];
+  return view(state).people.filter((seat) => round.counts[seat] > 0);
+}
+
 /**
  * Play `count` battles and show them at `tempo` (null: land them at once, no animation).
  * `name` is the control a failure asks to press again; `run` is Play to end's ("new", then
- * "more"); `holdAtWar` stops the animation where a war is declared (Pause on wars).
+ * "more"); `holdAtWar` stops the animation where a war is declared (Pause on wars). A run of
+ * battles begun while a person is still in stops at the battle that puts the last of them out
+ * (`stop_when_out`, docs/api.md#play-battles): at a bigger table the others would play on.
  */
 export function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1, { name, run, holdAtWar = false } = {}) {
   return act(async () => {
     if (!state.info) return load();
     if (!state.round || state.round.outcome) return null;
     const before = state.round.counts;
-    const result = await api("POST", `/api/rounds/${encodeURIComponent(state.round.id)}/battles`, { count });
+    const body = count > 1 && state.round.rules.players > 2 && peopleIn().length > 0 ? { count, stop_when_out: true } : { count };
+    const result = await api("POST", `/api/rounds/${encodeURIComponent(state.round.id)}/battles`, body);
     // The table stays as it was, and the words too, until the battles are shown.
     const shows = result.battles.length > 0 && tempo !== null;
     if (shows) enter("showing");

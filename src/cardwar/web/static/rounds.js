@@ -15,17 +15,7 @@ import { matchScore } from "./tell.js";
  * deal to animate). */
 export async function load() {
   const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
-  learnSeats(info.seats); // before any seat is named
-  dispatch({
-    type: "loaded",
-    round: me.round,
-    lastBattle: me.last_battle,
-    scoreboard: me.scoreboard,
-    houseRules: me.house_rules,
-    match: me.match,
-    info,
-  });
-  if (me.round?.outcome) ui.endShown = me.round.id; // told before: no fanfare for it again
+  sitDown(me, info);
   const shared = new URL(window.location.href).searchParams.get("deal");
   if (shared !== null) {
     window.history.replaceState(null, "", window.location.pathname); // a reload resumes, not re-deals
@@ -37,6 +27,22 @@ export async function load() {
   // A link that could not be dealt says so beside the fresh deal that stands in for it.
   if (problem) dispatch({ type: "failed", error: `${problem} Here is a fresh deal of your own instead: press Turn cards to play.` });
   return dealing;
+}
+
+/** Put the table `me` (GET /api/me's answer) and `info` (GET /api/rules's) describe on the page
+ * as it stands: the server's answers, or the last ones this browser kept (offline.js). */
+export function sitDown(me, info) {
+  learnSeats(info.seats); // before any seat is named
+  dispatch({
+    type: "loaded",
+    round: me.round,
+    lastBattle: me.last_battle,
+    scoreboard: me.scoreboard,
+    houseRules: me.house_rules,
+    match: me.match,
+    info,
+  });
+  if (me.round?.outcome) ui.endShown = me.round.id; // told before: no fanfare for it again
 }
 
 /** The round just dealt, dealt out onto the table. */

@@ -15,6 +15,7 @@ export let state = {
   busy: false,
   resumed: false,
   error: null,
+  unreachable: false, // the server could not be reached: offline.js tries again until it answers
 };
 
 /**
@@ -63,9 +64,9 @@ export const ui = {
   drawnRules: null, // table.js: the rules the rules line and the guide show
   story: { roundId: null, data: null }, // round-end.js
   // house-panel.js: the limit offered again when "No battle limit" is unticked; the draws check,
-  // one estimate at a time (`drawsLine`); what "At the battle limit" was before 3 players set it.
+  // one estimate at a time (`drawsLine`); the fields a bigger table `set`, and what they were `before`.
   house: { lastLimit: 500, saving: Promise.resolve(true), drawsAsked: 0, drawsTimer: 0, draws: new Map(),
-    drawsLine: Promise.resolve(), outcomeBefore: null },
+    drawsLine: Promise.resolve(), table: { before: {}, set: {} } },
   replay: { round: null, number: 1, asked: 0, cache: new Map(), opener: null }, // replay.js
 };
 

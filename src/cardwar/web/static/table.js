@@ -4,7 +4,7 @@ import { Stage } from "./animate.js";
 import { backSvg, fromMarkup, laidCard } from "./art.js";
 import { spread } from "./battle.js";
 import { $ } from "./dom.js";
-import { matchPreset, presetName, rulesLine } from "./house.js";
+import { matchPreset, plainRules, presetName, rulesLine } from "./house.js";
 import { drawScoreboard } from "./scoreboard.js";
 import { frozen, state, ui } from "./state.js";
 import { noun } from "./words.js";
@@ -111,7 +111,9 @@ function drawControls(shown) {
   controls.auto.textContent = auto ? "Stop" : "Play to end";
   els.autoHint.hidden = !auto;
   const flipped = flippedSeats();
-  for (const button of Object.values(controls)) markBusy(button, state.busy);
+  // Out of reach of the game, what needs it waits too (a press says so: act.js).
+  const waits = state.busy || state.unreachable;
+  for (const button of Object.values(controls)) markBusy(button, waits);
   if (flipped.includes(0)) markBusy(controls.turn, true); // your flip is in: Turn cards waits too
   // Once the round is over its result leads, with Play again; out of a round the others play
   // on, New round does.
@@ -186,7 +188,7 @@ function drawFlips(shown, flipped) {
     button.classList.toggle("flipped", flipped.includes(seat));
     // Someone has flipped: the table waits for those who have not, and their buttons say so.
     button.classList.toggle("waiting", flipped.length > 0 && !flipped.includes(seat));
-    markBusy(button, state.busy || flipped.includes(seat));
+    markBusy(button, state.busy || state.unreachable || flipped.includes(seat));
   }
 }
 
@@ -217,9 +219,8 @@ export function showDetails(roundId, details, note = null) {
 
 function drawRules(rules) {
   const name = state.info ? matchPreset(rules, state.info.presets) : null;
-  const line = name ? `${presetName(name)} · ${rulesLine(rules)}` : rulesLine(rules);
-  els.rulesLine.textContent = line;
-  els.guideRules.textContent = line;
+  els.rulesLine.textContent = plainRules(rules);
+  els.guideRules.textContent = name ? `${presetName(name)} · ${rulesLine(rules)}` : rulesLine(rules);
 }
 
 function drawGuide(guide) {
@@ -236,7 +237,12 @@ export function drawTable(shown) {
   if (frozen()) return;
   drawWords(shown);
   drawScoreboard();
-  if (!shown.ready) return;
+  // No table known (the game not reached): no counts, never a made-up deal's 26 and 26.
+  for (const tally of els.table.querySelectorAll(".tally")) tally.hidden = !shown.ready && shown.error;
+  if (!shown.ready) {
+    els.battleNumber.textContent = shown.battleNumber;
+    return;
+  }
   els.matchLine.hidden = shown.matchLine === null;
   els.matchLine.textContent = shown.matchLine ?? "";
   els.battleNumber.textContent = shown.battleNumber;
@@ -252,17 +258,12 @@ export function drawTable(shown) {
 
 export const showBattleNumber = (text) => { els.battleNumber.textContent = text; };
 
-/** Put `text` in the message area; a message too long for it can be scrolled, and says so. */
+/** Put `text` in the table's caption (an error in a warning's box). */
 export function say(text, error = false) {
   const box = els.message;
   if (box.textContent === text && box.classList.contains("error") === error) return;
   box.textContent = text;
   box.classList.toggle("error", error);
-  const overflows = box.scrollHeight > box.clientHeight + 1;
-  box.classList.toggle("overflows", overflows);
-  if (overflows) box.setAttribute("tabindex", "0");
-  else box.removeAttribute("tabindex");
-  box.scrollTop = 0;
 }
 
 export function announce(text) {

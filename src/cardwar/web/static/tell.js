@@ -3,6 +3,7 @@
 // server's round, battle and match (docs/api.md); no DOM access, no fetch, no timers.
 import { cardLabel, rankPhrase } from "./art.js";
 import { knockedOut } from "./battle.js";
+import { cardsElsewhere } from "./house.js";
 import { peopleAt, seatNames } from "./seats.js";
 import { capital, joinAnd, plural } from "./words.js";
 
@@ -116,6 +117,9 @@ export function describeBattle(battle, names, { tellOut = true } = {}) {
 
 const outWords = (name) => (you(name) ? "You are out of cards, so this round is lost for you." : `${capital(name)} is out.`);
 
+/** Said once the last person at a bigger table is out and the computers play on. */
+export const OTHERS_PLAY_ON = "The others play on: press Turn cards to watch them, Play to end to see who wins, or New round to move on.";
+
 /** A run of battles in a few numbers: the first and last, battles won per seat, wars, the seats
  * put out along the way and the last battle. Runs add up (`joinRuns`), so Play to end tells its
  * whole run however many requests it took; null for no battles. */
@@ -151,16 +155,26 @@ export function joinRuns(a, b) {
 
 /** A run of battles (Play 10 battles, Play to end) in one sentence, then, at a table of two,
  * the last one told in full (with more seats the sentence is long enough, and the table shows
- * the rest); `last: false` leaves that out. A run of one is that battle told. */
-export function describeRun(run, names, { last = true } = {}) {
+ * the rest); `last: false` leaves that out. A run of one is that battle told. With the round's
+ * `outAt` (its `out_at`), a seat out while the others played on is told by the battle it went
+ * out at, not by the battles it won: "Battles 1–9: Computer 1 won 5, Computer 2 4; you went out
+ * at battle 9." */
+export function describeRun(run, names, { last = true, outAt = null } = {}) {
   if (!run) return "No battles were played.";
   if (run.count === 1) return describeBattle(run.last, names);
-  const tally = names.map((name, seat) => `${you(name) ? "you won" : name} ${run.won[seat]}`).join(", ");
-  const others = run.out.filter((seat) => !you(names[seat])).map((seat) => names[seat]);
+  const ended = run.last.outcome !== null; // a seat out at the very end lost as the round ended
+  const out = names.flatMap((_, seat) => {
+    const at = outAt?.[seat] ?? null;
+    return at !== null && at <= run.to && !(ended && at === run.to) ? [seat] : [];
+  });
+  const playing = names.flatMap((_, seat) => (out.includes(seat) ? [] : [seat]));
+  const tally = playing.map((seat, i) => `${i === 0 ? `${them(names[seat])} won` : names[seat]} ${run.won[seat]}`).join(", ");
+  const wentOut = out.length === 0 ? "" : `; ${joinAnd(out.map((seat) => `${them(names[seat])} went out at battle ${outAt[seat]}`))}`;
+  const others = run.out.filter((seat) => !you(names[seat]) && !out.includes(seat)).map((seat) => names[seat]);
   let gone = others.length === 0 ? "" : ` ${capital(joinAnd(others))} ${others.length === 1 ? "is" : "are"} out.`;
   if (run.out.some((seat) => you(names[seat]))) gone += ` ${outWords("You")}`;
   const told = last && names.length === 2 ? ` Last: ${describeBattle(run.last, names, { tellOut: false })}` : "";
-  return `Battles ${run.from}–${run.to}: ${tally}${run.wars > 0 ? `, with ${plural(run.wars, "war")}` : ""}.${gone}${told}`;
+  return `Battles ${run.from}–${run.to}: ${tally}${run.wars > 0 ? `, with ${plural(run.wars, "war")}` : ""}${wentOut}.${gone}${told}`;
 }
 
 /** A name as the object of a sentence: "you", "the computer", "Mia". */
@@ -204,6 +218,7 @@ export function describeOutcome(outcome, names, round) {
     case "all_cards":
       if (you(winner)) why = `You hold all ${total} cards: ${two ? other : "everyone else"} ran out.`;
       else why = `${capital(winner)} holds every card: ${two ? them(other) : "everyone else"} ran out.`;
+      why = [why, cardsElsewhere(round)].filter(Boolean).join(" ");
       break;
     case "opponent_short":
       if (you(winner)) why = `${two ? capital(other) : "The last of the others"} could not finish a war, so you take every card.`;
@@ -220,9 +235,11 @@ export function describeOutcome(outcome, names, round) {
     }
     case "most_cards":
       why = `The battle limit was reached and ${holds} the most cards: ${held} of ${total}, ${lead(round.counts, outcome.winner, names)}.`;
+      why = [why, cardsElsewhere(round)].filter(Boolean).join(" ");
       break;
     case "time_up":
       why = `Time ran out and ${holds} the most cards: ${held} of ${total}, ${lead(round.counts, outcome.winner, names)}.`;
+      why = [why, cardsElsewhere(round)].filter(Boolean).join(" ");
       break;
     case "most_cards_tie":
       why = `The cards were counted and the leaders hold the same number: ${Math.max(...round.counts)} each.`;
@@ -277,12 +294,12 @@ export function matchAfterRound(match, round, names) {
     const ends = names.length === 2
       ? `The match ends ${match.score[match.winner]}–${match.score[1 - match.winner]}.`
       : `${capital(you(winner) ? "you" : winner)} won ${plural(match.needed, "round")} first.`;
-    return { title, ends, message: `${ends} Press New round to start another match.` };
+    return { title, ends, message: `${ends} Press Play again for another match.` };
   }
-  if (match.over) return { ends: "", message: "This match is over. Press New round to start another." };
+  if (match.over) return { ends: "", message: "This match is over. Press Play again for another." };
   const drawn = round.outcome.winner === null;
   const ends = `${drawn ? "A drawn round does not count in the match. " : ""}${standing(match, names)}`;
-  return { ends, message: `${ends} Press New round for round ${match.rounds.length + 1} of the best of ${match.best_of}.` };
+  return { ends, message: `${ends} Press Next round for round ${match.rounds.length + 1} of the best of ${match.best_of}.` };
 }
 
 /** "Battle 37 of 500", "Battle 37" when there is no limit, and "Ready to turn" before the first. */
@@ -331,9 +348,14 @@ export function matchOutcome(outcome, afterMatch) {
 }
 
 /** Kind words for a round a computer won, from its story (null if it could not be had): "So
- * close: you won 35 of 80 battles.", or for a round never close, what you won and a fresh start. */
-export function consolation(story, names) {
+ * close: you won 35 of 80 battles.", or for a round never close, what you won and a fresh start;
+ * out while the others played on (the round's `outAt`), when: "You were out at battle 37." */
+export function consolation(story, names, outAt = null) {
   if (!story || story.battles === 0) return "The next deal starts afresh.";
+  const out = outAt?.[0] ?? null;
+  if (out !== null && out < story.battles) {
+    return `${you(names[0]) ? "You were" : `${capital(names[0])} was`} out at battle ${out}. The next deal starts afresh.`;
+  }
   const won = `${them(names[0])} won ${story.won[0]} of ${plural(story.battles, "battle")}`;
   if (story.won[0] >= story.battles * 0.4) return `So close: ${won}.`;
   return `${capital(won)}. The next deal starts afresh.`;

@@ -14,6 +14,7 @@ import {
   matchAfterRound,
   matchLine,
   matchOutcome,
+  OTHERS_PLAY_ON,
   tallyRun,
 } from "./tell.js";
 
@@ -37,6 +38,7 @@ export function update(state, message) {
         clockRang: false,
         note: null,
         error: null,
+        unreachable: false,
       };
     case "dealt":
       return {
@@ -90,21 +92,34 @@ export function update(state, message) {
       return { ...state, scoreboard: message.scoreboard };
     case "busy":
       return { ...state, busy: message.busy };
-    case "failed":
-      return { ...state, error: message.error };
+    case "failed": // the server answered, refusing: it can be reached
+      return { ...state, error: message.error, unreachable: false };
+    case "unreachable": // the server cannot be reached: the table stays as it was (offline.js)
+      return { ...state, error: message.error, unreachable: true };
     default:
       throw new Error(`unknown message type: ${message.type}`);
   }
+}
+
+/** True when these battles (`run`) put the last person at the table out while the computers
+ * play on: runs stop there (play.js), and the table says what can be pressed now. */
+function lastPersonOut(round, run, people) {
+  const wentOut = run?.out.some((seat) => people.includes(seat)) ?? false;
+  return wentOut && round.outcome === null && people.every((seat) => round.counts[seat] === 0);
 }
 
 /** Everything the page shows, as plain data, derived from the state alone. */
 export function view(state) {
   const round = state.round;
   if (!round) {
+    // With no table to show, none is made up: no counts, and no deal while none is on its way.
+    const message = state.error ?? "Dealing the cards…";
     return {
       ready: false,
-      message: state.error ?? "Dealing the cards…",
+      message,
       error: Boolean(state.error),
+      announce: message,
+      battleNumber: state.error ? "Waiting for the game" : "Dealing…",
     };
   }
   const rules = round.rules;
@@ -120,15 +135,16 @@ export function view(state) {
   if (state.error) message = state.error;
   else if (state.note) message = state.note;
   else if (battles.length > 0 && state.stopped) {
-    message = `${describeRun(run, names, { last: false })} Stopped at battle ${round.battles}. Press Play to end to go on, or Turn cards for one battle.`;
+    message = `${describeRun(run, names, { last: false, outAt: round.out_at })} Stopped at battle ${round.battles}. Press Play to end to go on, or Turn cards for one battle.`;
   } else if (battles.length > 0) {
     // While Play to end turns battle by battle, each is told as it lands; its whole run after.
-    message = state.running && battles.length === 1 ? describeBattle(battles[0], names) : describeRun(run, names);
+    message = state.running && battles.length === 1 ? describeBattle(battles[0], names) : describeRun(run, names, { outAt: round.out_at });
+    if (lastPersonOut(round, run, peopleAt(rules.players, round.seats))) message += ` ${OTHERS_PLAY_ON}`;
   } else if (round.battles === 0 && !over) message = freshDeal(round, state.origin, inMatch ? match : null);
-  else if (over && ["time_up", "most_cards_tie"].includes(round.outcome.reason) && state.clockRang) message = `Time is up, so the cards were counted. ${afterMatch ? afterMatch.message : "Press New round to deal again."}`;
+  else if (over && ["time_up", "most_cards_tie"].includes(round.outcome.reason) && state.clockRang) message = `Time is up, so the cards were counted. ${afterMatch ? afterMatch.message : "Press Play again for a new deal."}`;
   else if (afterMatch) message = afterMatch.message;
   else if (over && match && !match.over) message = "This round is over. Press New round to go back to your match.";
-  else if (over) message = "This round is over. Press New round to deal again.";
+  else if (over) message = "This round is over. Press Play again for a new deal.";
   else if (state.resumed) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
   else message = last ? describeBattle(last, names) : `Your round resumes at battle ${round.battles + 1}.`;
   const youOut = !over && round.counts[0] === 0;
