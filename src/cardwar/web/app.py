@@ -18,7 +18,9 @@ from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
 from cardwar.web.deps import Services
 from cardwar.web.errors import ANSWERS
 from cardwar.web.guard import Guard
+from cardwar.web.hub import LocalHub
 from cardwar.web.limits import Limits
+from cardwar.web.live import LiveTables
 from cardwar.web.matches import Matches
 from cardwar.web.players import PlayerIds, Players
 from cardwar.web.rounds import Rounds
@@ -33,6 +35,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     routes.simulations.router,
     routes.me.router,
     routes.rules.router,
+    routes.tables.router,
     routes.pages.router,
 )
 
@@ -93,15 +96,25 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await asyncio.sleep(every)
             await run_in_threadpool(rounds.prune)
 
+    async def look_at_live_tables(every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            await live.tick()
+
+    live: LiveTables = app.state.live
     rounds.open()
     await run_in_threadpool(rounds.prune)
-    pruning = asyncio.create_task(prune_now_and_then(settings.prune_every_s))
+    chores = [
+        asyncio.create_task(prune_now_and_then(settings.prune_every_s)),
+        asyncio.create_task(look_at_live_tables(settings.live_tick_s)),
+    ]
     if starting is not None:
         starting.ready()
     yield
-    pruning.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await pruning
+    for chore in chores:
+        chore.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await chore
     rounds.close()
 
 
@@ -139,6 +152,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.services = services
+    app.state.live = LiveTables(store, rounds, services.matches, LocalHub(), settings)
     app.state.rounds, app.state.settings = rounds, settings
     app.state.starting = starting
     app.state.estimates = services.limits.estimates

@@ -77,9 +77,12 @@ class KnownHosts:
         self.any_ip = any_ip
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in ("http", "websocket"):
             host = header(scope, "host")
             if not self._known(host_name(host)):
+                if scope["type"] == "websocket":  # refused before it opens: a 403 answer
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
                 shown = host[:40] or "(none)"
                 await refuse(send, 400, f"host: {shown} is not an address of this server")
                 return

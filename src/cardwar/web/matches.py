@@ -36,6 +36,7 @@ class Matches:
         rules: Mapping[str, Any] | None = None,
         seed: int | None = None,
         seats: Sequence[Seat] | None = None,
+        live_table: str | None = None,
     ) -> dict[str, Any]:
         """Start a match of `best_of` rounds under the given rules and with the four `seats`
         chosen (you against the computers when None), and deal its first round; returns the
@@ -48,14 +49,19 @@ class Matches:
         seed = check_seed(seed) if seed is not None else secrets.randbelow(PAGE_SEEDS)
         match_id = secrets.token_urlsafe(16)
         now = self.rounds.settings.clock()
-        self.store.insert_match(match_id, player, best_of, chosen.to_dict(), seed, now, checked)
+        # A live table's match is the table's (nobody's own table shows it); its rounds still
+        # count on the scoreboard of the browser that opened the table.
+        owner = None if live_table is not None else player
+        self.store.insert_match(match_id, owner, best_of, chosen.to_dict(), seed, now, checked)
         round_ = self.rounds.create(
             player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id,
-            seats=checked,
+            seats=checked, live_table=live_table,
         )  # fmt: skip
         return {**self.get(match_id), "round": round_}
 
-    def next_round(self, match_id: str, player: str | None) -> dict[str, Any]:
+    def next_round(
+        self, match_id: str, player: str | None, live_table: str | None = None
+    ) -> dict[str, Any]:
         """Deal the match's next round; refused (409) once the match is over, or while its
         last round is still being played, and (403) for any browser but the one that started it
         (another could otherwise leave the owner waiting on a round it cannot see). Call it
@@ -75,8 +81,9 @@ class Matches:
             )
         seed = round_seed(row.seed, len(row.rounds))
         round_ = self.rounds.create(
-            player, rules=row.rules, seed=seed, match_id=match_id, seats=row.seats
-        )
+            player, rules=row.rules, seed=seed, match_id=match_id, seats=row.seats,
+            live_table=live_table,
+        )  # fmt: skip
         return {**self.get(match_id), "round": round_}
 
     def get(self, match_id: str) -> dict[str, Any]:

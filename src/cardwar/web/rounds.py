@@ -29,7 +29,7 @@ from cardwar.errors import RoundOverError
 from cardwar.match import PAGE_SEEDS, Match
 from cardwar.records import Battle
 from cardwar.rules import Rules
-from cardwar.web.errors import MatchNotFound, RoundNotFound
+from cardwar.web.errors import LiveRoundError, MatchNotFound, RoundNotFound
 from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchUpdate, Store
@@ -48,6 +48,8 @@ class Live:
     created_at: float
     match_id: str | None = None
     seats: tuple[Seat, ...] = ()
+    table: str | None = None
+    """The code of the live table that plays it: its battles are played there, nowhere else."""
 
     def people_in(self) -> tuple[int, ...]:
         """The seats a person plays who still hold cards: a run that stops when they are all
@@ -83,6 +85,30 @@ def refuse_if_over(round_id: str, round_: Round) -> None:
             f"round {round_id} is over ({round_.outcome.reason.value}): "
             "start a new round to play on"
         )
+
+
+def refuse_off_table(round_id: str, live: Live, at_table: str | None) -> None:
+    """Refuse (RoundOverError's 409) a battle of a live table's round asked anywhere but at
+    that table: there, each person flips on their own device."""
+    if live.table is not None and live.table != at_table:
+        raise LiveRoundError(f"round {round_id} is played at a live table: each person flips there")
+
+
+def match_after(store: Store, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
+    """The match once the round `round_id` has ended with `winner`: saved with the round's
+    last battle, in the same write."""
+    row = store.get_match(match_id)
+    if row is None:
+        raise MatchNotFound.of(match_id)
+    position = row.rounds.index(round_id)
+    if position < len(row.winners):  # already counted (a clock called after a long run)
+        return MatchUpdate(
+            match_id,
+            row.winners,
+            Match.of(row.best_of, row.rules["players"], row.winners).winner,
+        )
+    match = Match.of(row.best_of, row.rules["players"], row.winners).add(winner)
+    return MatchUpdate(match_id, match.winners, match.winner)
 
 
 class RoundLock:
@@ -171,6 +197,7 @@ class Rounds:
         deal: Sequence[Sequence[str]] | None = None,
         match_id: str | None = None,
         seats: Sequence[Seat] | None = None,
+        live_table: str | None = None,
     ) -> dict[str, Any]:
         """Deal a new round (the server picks the seed when none is given) with the four
         `seats` chosen for it (you against the computers when None) and store it; returns it
@@ -191,8 +218,8 @@ class Rounds:
             )
             round_ = persist.resume(snapshot)
         round_id = secrets.token_urlsafe(16)  # 128 random bits
-        live = Live(round_, self._clock(), match_id, table)  # a clock starts at the deal
-        self.store.insert(round_id, player, round_, live.created_at, match_id, table)
+        live = Live(round_, self._clock(), match_id, table, live_table)  # a clock starts now
+        self.store.insert(round_id, player, round_, live.created_at, match_id, table, live_table)
         self.held.keep(round_id, live)
         return self._view(round_id, live)
 
@@ -209,7 +236,13 @@ class Rounds:
             return self._view(round_id, live)
 
     def play(
-        self, round_id: str, count: int, *, wait: bool = True, stop_when_out: bool = False
+        self,
+        round_id: str,
+        count: int,
+        *,
+        wait: bool = True,
+        stop_when_out: bool = False,
+        at_table: str | None = None,
     ) -> tuple[dict[str, Any], list[Battle]] | None:
         """Play up to `count` battles here, stopping when the round ends (or, `stop_when_out`,
         once no person at the table has cards left); raises on a finished round. For a click's
@@ -226,6 +259,7 @@ class Rounds:
                 return self._view(round_id, live), []
             round_ = live.round
             refuse_if_over(round_id, round_)
+            refuse_off_table(round_id, live, at_table)
             was_out = list(round_.out_at)
             watched = live.people_in() if stop_when_out else ()
             battles = list(play_on(round_, count, watched))
@@ -241,6 +275,7 @@ class Rounds:
             if time_up:
                 return render({"round": self._view(round_id, live), "battles": []})
             refuse_if_over(round_id, live.round)
+            refuse_off_table(round_id, live, None)
             was_out = list(live.round.out_at)
             shown = self._view(round_id, live)
             extra = {key: shown[key] for key in ("match_id", "time_left_s", "seats")}
@@ -255,6 +290,15 @@ class Rounds:
             live.round = persist.resume(snapshot)
             self._save(round_id, live, was_out)
             return bytes(body)
+
+    def reseat(self, round_id: str, seats: tuple[Seat, ...]) -> dict[str, Any]:
+        """Sit `seats` (names filled in, one a player) at the round's table, stored at once;
+        returns the round in the API's shape. The rules and the cards do not change."""
+        with self.held.holding(round_id, wait=True):
+            live, _ = self._current(round_id)
+            self.store.set_seats(round_id, seats)
+            live.seats = seats
+            return self._view(round_id, live)
 
     def chance(self, round_id: str) -> dict[str, Any]:
         """Each seat's chance to win the round from where it stands (a certainty once it is
@@ -330,7 +374,7 @@ class Rounds:
         round_ = persist.resume(row.snapshot)
         players = round_.rules.players
         seats = row.seats if row.seats is not None else at_table(DEFAULT_SEATS, players)
-        live = Live(round_, row.created_at, row.match_id, seats)
+        live = Live(round_, row.created_at, row.match_id, seats, row.live_table)
         self.held.keep(round_id, live)
         return live
 
@@ -353,7 +397,7 @@ class Rounds:
         round_ = live.round
         match = None
         if live.match_id is not None and round_.outcome is not None:
-            match = self._match_after(live.match_id, round_id, round_.outcome.winner)
+            match = match_after(self.store, live.match_id, round_id, round_.outcome.winner)
         people = [
             (seat.name, result)
             for index, seat in enumerate(live.seats)
@@ -369,22 +413,6 @@ class Rounds:
             # the round exactly as stored.
             self.held.forget(round_id)
             raise
-
-    def _match_after(self, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
-        """The match once the round `round_id` has ended with `winner`: saved with the round's
-        last battle, in the same write."""
-        row = self.store.get_match(match_id)
-        if row is None:
-            raise MatchNotFound.of(match_id)
-        position = row.rounds.index(round_id)
-        if position < len(row.winners):  # already counted (a clock called after a long run)
-            return MatchUpdate(
-                match_id,
-                row.winners,
-                Match.of(row.best_of, row.rules["players"], row.winners).winner,
-            )
-        match = Match.of(row.best_of, row.rules["players"], row.winners).add(winner)
-        return MatchUpdate(match_id, match.winners, match.winner)
 
     def _check_clock(self, round_id: str, live: Live) -> bool:
         """End a timed round whose clock has run out; True if this call ended it."""

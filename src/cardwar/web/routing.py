@@ -26,8 +26,9 @@ def _error(description: str) -> dict[str, Any]:
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     403: _error("The match belongs to another browser"),
-    404: _error("No round (or match, or battle) has this id"),
+    404: _error("No round (or match, battle or live table) has this id"),
     409: _error("The round is already over, or the match is decided or busy with a round"),
+    410: _error("The live table has closed"),
     413: _error("The body is larger than the server reads (64 KB)"),
     415: _error("The body is not sent as application/json"),
     422: _error("The body does not fit: the message names the field and what it allows"),

@@ -119,3 +119,20 @@ class Settings:
     """Chance estimates that may wait in line for their turn (about 30 ms); beyond them, 429."""
     clock: Callable[[], float] = time.time
     """Seconds since the epoch; tests replace it to move time on."""
+
+    # -- live tables (docs/api.md#live-tables) -----------------------------------------------------
+
+    live_sockets: int = 1000
+    """Live-table sockets the whole server keeps open at once; one more is refused plainly."""
+    live_tables_per_browser: int = 8
+    """Open live tables one browser may have opened; a ninth is refused until one closes."""
+    live_idle_s: float = 3600.0
+    """A live table nobody has touched for this long is closed, and its sockets are told."""
+    live_message_bytes: int = 4096
+    """The largest message a socket may send; a larger one closes it (1009)."""
+    live_messages_per_s: int = 20
+    """Messages a socket may send in any one second; one more closes it (1008)."""
+    live_give_after_s: float = 120.0
+    """How long a person must be away before the host may give their seat to the computer."""
+    live_tick_s: float = 0.5
+    """How often the server looks at the turn clocks and the idle tables."""

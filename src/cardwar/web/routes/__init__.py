@@ -1,6 +1,6 @@
-"""The API's routes, an `APIRouter` per resource: rounds, matches, me, simulations, rules, and
-the page itself."""
+"""The API's routes, an `APIRouter` per resource: rounds, matches, me, simulations, rules, live
+tables, and the page itself."""
 
-from cardwar.web.routes import matches, me, pages, rounds, rules, simulations
+from cardwar.web.routes import matches, me, pages, rounds, rules, simulations, tables
 
-__all__ = ["matches", "me", "pages", "rounds", "rules", "simulations"]
+__all__ = ["matches", "me", "pages", "rounds", "rules", "simulations", "tables"]

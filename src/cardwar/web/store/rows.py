@@ -23,6 +23,8 @@ class RoundRow:
     match_id: str | None = None
     seats: tuple[Seat, ...] | None = None
     """The seats in play, names filled in; None in a row from before seats."""
+    live_table: str | None = None
+    """The code of the live table that plays this round, if one does (`store/live.py`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +75,15 @@ class MatchUpdate:
 
 
 ROW_COLUMNS = (
-    "id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap, seats"
+    "id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap, seats,"
+    " live_table"
 )
 
 
 def round_row(row: tuple[Any, ...]) -> RoundRow:
     """A RoundRow from the ROW_COLUMNS of a row."""
     (round_id, player, rules, seed, deal, battles, time_up, created_at, snapshot, match_id, cap,
-     seats) = row  # fmt: skip
+     seats, live_table) = row  # fmt: skip
     history = {
         "rules": json.loads(rules),
         "seed": seed,
@@ -97,4 +100,5 @@ def round_row(row: tuple[Any, ...]) -> RoundRow:
         created_at,
         match_id,
         None if seats is None else seats_from_json(json.loads(seats)),
+        live_table,
     )

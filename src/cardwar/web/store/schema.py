@@ -45,9 +45,29 @@ CREATE TABLE IF NOT EXISTS matches (
 CREATE INDEX IF NOT EXISTS matches_by_age ON matches (updated_at);
 CREATE INDEX IF NOT EXISTS matches_by_player ON matches (player, created_at);
 """
+# One row a live table (`live.py`): its codes, the browser that opened it, and its state.
+LIVE_TABLES = """
+CREATE TABLE IF NOT EXISTS live_tables (
+    code       TEXT PRIMARY KEY,
+    watch      TEXT NOT NULL UNIQUE,
+    host       TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    closed     TEXT,
+    created_at REAL NOT NULL,
+    touched_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS live_tables_by_host ON live_tables (host, closed);
+CREATE INDEX IF NOT EXISTS live_tables_by_age ON live_tables (touched_at);
+"""
 # Columns later versions added to tables an older file already has.
 ADDED_COLUMNS = {
-    "rounds": {"snapshot": "TEXT", "match_id": "TEXT", "cap": "INTEGER", "seats": "TEXT"},
+    "rounds": {
+        "snapshot": "TEXT",
+        "match_id": "TEXT",
+        "cap": "INTEGER",
+        "seats": "TEXT",
+        "live_table": "TEXT",
+    },
     "matches": {"seed": "INTEGER NOT NULL DEFAULT 0", "seats": "TEXT"},
     "players": {
         "matches_won": "INTEGER NOT NULL DEFAULT 0",
@@ -109,6 +129,7 @@ def migrate(db: sqlite3.Connection) -> None:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
     if "people" not in tables:
         db.executescript(f"BEGIN; {PEOPLE}; {PEOPLE_BACKFILL}; COMMIT;")
+    db.executescript(LIVE_TABLES)
     fill_snapshots(db)
 
 

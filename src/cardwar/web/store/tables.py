@@ -17,7 +17,7 @@ from typing import Any
 from cardwar import persist
 from cardwar.engine import Round
 from cardwar.web.seats import Seat, seats_from_json, seats_json
-from cardwar.web.store.players import PlayerTables
+from cardwar.web.store.live import LiveTableRows
 from cardwar.web.store.rows import (
     ROW_COLUMNS,
     MatchRow,
@@ -29,9 +29,9 @@ from cardwar.web.store.rows import (
 SCORES = {"won": "won", "lost": "lost", "drawn": "drawn"}
 
 
-class Store(PlayerTables):
-    """The rounds and matches tables, over the players' tables and the database file. Safe to
-    share between threads; each write is one transaction."""
+class Store(LiveTableRows):
+    """The rounds and matches tables, over the live tables', the players' tables and the
+    database file. Safe to share between threads; each write is one transaction."""
 
     # -- rounds ------------------------------------------------------------------------------
 
@@ -43,15 +43,16 @@ class Store(PlayerTables):
         created_at: float,
         match_id: str | None = None,
         seats: tuple[Seat, ...] | None = None,
+        live_table: str | None = None,
     ) -> None:
         """Store a new round, dealt at `created_at` (seconds since the epoch), perhaps one of a
-        match, with its seats in play (names filled in)."""
+        match or of a live table, with its seats in play (names filled in)."""
         history = persist.history(round_)
         with self._lock:
             self._db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
-                " reason, created_at, updated_at, snapshot, match_id, cap, seats)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " reason, created_at, updated_at, snapshot, match_id, cap, seats, live_table)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     round_id,
                     player,
@@ -68,6 +69,7 @@ class Store(PlayerTables):
                     match_id,
                     history["cap"],
                     None if seats is None else json.dumps(seats_json(seats)),
+                    live_table,
                 ),
             )
 
@@ -113,6 +115,15 @@ class Store(PlayerTables):
                 if match.winner is not None:
                     column = "matches_won" if match.winner == 0 else "matches_lost"
                     self._count_for_player(column, "matches", match.id, now)
+
+    def set_seats(self, round_id: str, seats: tuple[Seat, ...]) -> None:
+        """Who sits at the round's table now (a live table's person sat down, or a seat went
+        to the computer), names filled in."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE rounds SET seats = ? WHERE id = ?",
+                (json.dumps(seats_json(seats)), round_id),
+            )
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
@@ -182,11 +193,12 @@ class Store(PlayerTables):
         )
 
     def latest_id(self, player: str) -> str | None:
-        """The id of the player's most recently created round, or None."""
+        """The id of the player's most recently created round, or None; a live table's rounds
+        are the table's, not the browser's round on its own table."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id FROM rounds WHERE player = ? ORDER BY created_at DESC, rowid DESC"
-                " LIMIT 1",
+                "SELECT id FROM rounds WHERE player = ? AND live_table IS NULL"
+                " ORDER BY created_at DESC, rowid DESC LIMIT 1",
                 (player,),
             ).fetchone()
         return None if row is None else str(row[0])

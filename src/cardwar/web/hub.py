@@ -1,0 +1,90 @@
+"""The live tables' fan-out: what one table says reaches every socket that listens to it, in the
+order it was said. Behind a small interface, `Hub`, so that a broker can carry the messages
+between processes later without a change to the routes or the page; `LocalHub`, in this
+process, is the default.
+
+A message is a JSON object (a dict); a channel is a table's code. `publish` returns once the
+message is handed to every listener of this process; a listener's queue is bounded, and a
+listener too slow to keep up is dropped (its socket is closed, and its page rejoins, which
+sends it the whole table)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Protocol
+
+Message = dict[str, Any]
+QUEUE = 256
+"""Messages one listener may have waiting before it is dropped as too slow."""
+
+
+class Subscription(Protocol):
+    """One listener of a channel: its messages, in order; `dropped` once it fell too far behind."""
+
+    dropped: bool
+
+    async def next(self) -> Message | None:
+        """The next message, waiting for it; None once the listener has been dropped."""
+
+
+class Hub(Protocol):
+    """Carries each table's messages to the sockets listening to it."""
+
+    async def publish(self, channel: str, message: Message) -> None:
+        """Hand `message` to every listener of `channel`, after those published before it."""
+
+    def subscribe(self, channel: str) -> Any:
+        """An async context manager: a `Subscription` to `channel` while the block runs."""
+
+
+class _Listener:
+    """A listener of `LocalHub`: a bounded queue of messages."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue(QUEUE)
+        self.dropped = False
+
+    def offer(self, message: Message) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.queue = asyncio.Queue(1)
+            self.queue.put_nowait(None)  # wakes the reader, which then leaves
+
+    async def next(self) -> Message | None:
+        if self.dropped and self.queue.empty():
+            return None
+        return await self.queue.get()
+
+
+class LocalHub:
+    """The hub of one process: each channel's listeners in memory."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, set[_Listener]] = {}
+
+    async def publish(self, channel: str, message: Message) -> None:
+        for listener in tuple(self._channels.get(channel, ())):
+            listener.offer(message)
+
+    @asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[_Listener]:
+        listener = _Listener()
+        self._channels.setdefault(channel, set()).add(listener)
+        try:
+            yield listener
+        finally:
+            listeners = self._channels.get(channel)
+            if listeners is not None:
+                listeners.discard(listener)
+                if not listeners:
+                    del self._channels[channel]
+
+    def listeners(self, channel: str) -> int:
+        """How many listen to `channel` in this process."""
+        return len(self._channels.get(channel, ()))

@@ -1,0 +1,251 @@
+"""A live table's room: the table's row and who is at it (`Presence`), how a socket is
+seated, the whole table as a device is shown it, and the inside of playing, saving and telling.
+What a socket may ask of a table is `live.py`'s `LiveTables`, over this `Room`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from fastapi.concurrency import run_in_threadpool
+
+from cardwar.web.errors import TableClosed, TableNotFound
+from cardwar.web.hub import Hub, Message
+from cardwar.web.matches import Matches
+from cardwar.web.rounds import Rounds
+from cardwar.web.seats import SEATS, Seat
+from cardwar.web.settings import Settings
+from cardwar.web.store import Store
+from cardwar.web.store.live import TableRow
+
+HOST = 0
+"""The host's seat."""
+SHOWN_BATTLES = 10
+"""The most battle records one message carries; a longer run sends its last ones."""
+
+
+@dataclass(slots=True)
+class Presence:
+    """What only this process knows of an open table: who is connected at each seat and since
+    when a seat is away, who has flipped for the next battle, the turn clock, the last
+    reaction of each seat, and the lock that keeps its battles in order."""
+
+    row: TableRow
+    sockets: dict[int, int] = field(default_factory=dict)
+    away_since: dict[int, float] = field(default_factory=dict)
+    flipped: set[int] = field(default_factory=set)
+    deadline: float | None = None
+    reacted: dict[int, float] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """Who a socket is: the seat it holds (None for a watcher) and whether it is the host."""
+
+    seat: int | None
+    host: bool = False
+
+
+class Room:
+    """The live tables of this process: rows in the store, presence in memory, talk in the hub."""
+
+    def __init__(
+        self, store: Store, rounds: Rounds, matches: Matches, hub: Hub, settings: Settings
+    ) -> None:
+        self.store, self.rounds, self.matches, self.hub = store, rounds, matches, hub
+        self.settings = settings
+        self._clock = settings.clock
+        self._tables: dict[str, Presence] = {}
+        self.sockets = 0
+        """Live sockets open on this process (`Settings.live_sockets` bounds them)."""
+
+    async def table(self, code: str) -> Presence:
+        """The open table with this invite code; TableNotFound or TableClosed if none."""
+        presence = self._tables.get(code)
+        if presence is None:
+            row = await run_in_threadpool(self.store.get_table, code)
+            if row is None:
+                raise TableNotFound(
+                    "There is no live table with this code: check the link, or ask for a new one."
+                )
+            presence = self._tables.setdefault(code, Presence(row))
+        if presence.row.closed is not None:
+            raise TableClosed(f"This table has closed ({_closed_words(presence.row.closed)}).")
+        return presence
+
+    async def code_of_watch(self, watch: str) -> str:
+        """The invite code of the table this watch code follows; TableNotFound if none."""
+        code = await run_in_threadpool(self.store.table_code_of_watch, watch)
+        if code is None:
+            raise TableNotFound(
+                "There is no live table to watch with this link: check it, or ask for a new one."
+            )
+        return code
+
+    def seat_of(self, presence: Presence, player: str) -> Seated:
+        """The seat the browser `player` holds at this table (a watcher if none)."""
+        for index, seat in enumerate(presence.row.seats):
+            if seat.holder == player:
+                return Seated(index, host=index == HOST)
+        return Seated(None)
+
+    async def close(self, code: str, reason: str) -> None:
+        """Close the table (the host asked, or it was idle): its sockets are told."""
+        presence = self._tables.get(code)
+        if presence is None or presence.row.closed is not None:
+            return
+        async with presence.lock:
+            await self._save(presence, replace(presence.row, closed=reason))
+        await self._tell(code, {"type": "closed", "reason": reason})
+        self._tables.pop(code, None)
+
+    async def arrive(self, code: str, who: Seated) -> None:
+        """A socket of `who` has opened: a person back from away is said to be back."""
+        presence = await self.table(code)
+        self.sockets += 1
+        if who.seat is None:
+            return
+        presence.sockets[who.seat] = presence.sockets.get(who.seat, 0) + 1
+        if presence.away_since.pop(who.seat, None) is not None:
+            await self._tell(code, {"type": "back", "seat": who.seat})
+
+    async def leave(self, code: str, who: Seated) -> None:
+        """A socket of `who` has closed: a person with no other socket is away from now on."""
+        self.sockets -= 1
+        presence = self._tables.get(code)
+        if presence is None or who.seat is None:
+            return
+        left = presence.sockets.get(who.seat, 1) - 1
+        presence.sockets[who.seat] = left
+        if left == 0 and presence.row.closed is None:
+            presence.away_since[who.seat] = self._clock()
+            await self._tell(code, {"type": "away", "seat": who.seat})
+
+    async def state(self, code: str, event: str | None = None) -> Message:
+        """The whole table, in a `table` message: what a device shows when it (re)joins."""
+        presence = await self.table(code)
+        row = presence.row
+        shown, last = await run_in_threadpool(self._round_and_last, row.round_id)
+        match = None
+        if row.match_id is not None:
+            match = await run_in_threadpool(self.matches.get, row.match_id)
+            match = _without_ids(match)
+        left = None
+        if presence.deadline is not None:
+            left = round(max(0.0, presence.deadline - self._clock()), 1)
+        return {
+            "type": "table",
+            "event": event,
+            "watch": row.watch,
+            "rules": row.rules,
+            "best_of": row.best_of,
+            "clock_s": row.clock_s,
+            "seats": [
+                {
+                    "kind": seat.kind,
+                    "name": seat.name,
+                    "taken": seat.holder is not None,
+                    "away": index in presence.away_since,
+                }
+                for index, seat in enumerate(row.seats)
+            ],
+            "round": _public_round(shown),
+            "last_battle": last,
+            "match": match,
+            "flipped": sorted(presence.flipped),
+            "waiting": self._waiting(presence, shown) if shown["outcome"] is None else [],
+            "clock_left_s": left,
+        }
+
+    def _round_and_last(self, round_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        shown = self.rounds.get(round_id)  # which holds the round in memory
+        assert shown is not None
+        live = self.rounds.held.get(round_id)
+        last = None if live is None or live.round.last_battle is None else live.round.last_battle
+        return shown, None if last is None else last.to_dict()
+
+    async def _round(self, presence: Presence) -> dict[str, Any]:
+        shown = await run_in_threadpool(self.rounds.get, presence.row.round_id)
+        assert shown is not None
+        return shown
+
+    def _waiting(self, presence: Presence, round_: dict[str, Any]) -> list[int]:
+        """The people's seats still in that have not flipped for the next battle."""
+        return [
+            index
+            for index, seat in enumerate(presence.row.seats)
+            if seat.kind == "person"
+            and round_["counts"][index] > 0
+            and index not in presence.flipped
+        ]
+
+    async def _play(
+        self, presence: Presence, count: int | None, *, by: str, late: Sequence[int] = ()
+    ) -> None:
+        """Play (holding the table's lock), commit, then tell every socket: `count` battles, or
+        to the round's end with None."""
+        row = presence.row
+        battles: list[dict[str, Any]] = []
+        played = 0
+        while True:
+            asked = 2000 if count is None else count - played
+            result = await run_in_threadpool(
+                self.rounds.play, row.round_id, asked, at_table=row.code
+            )
+            assert result is not None
+            shown, records = result
+            played += len(records)
+            battles = (battles + [battle.to_dict() for battle in records])[-SHOWN_BATTLES:]
+            if shown["outcome"] is not None or count is not None or not records:
+                break
+        presence.flipped.clear()
+        presence.deadline = None
+        await self._save(presence, row)
+        message: Message = {
+            "type": "played",
+            "by": by,
+            "late": list(late),
+            "played": played,
+            "battles": battles,
+            "round": _public_round(shown),
+        }
+        if shown["outcome"] is not None and row.match_id is not None:
+            match = await run_in_threadpool(self.matches.get, row.match_id)
+            message["match"] = _without_ids(match)
+        await self._tell(row.code, message)
+
+    async def _save(self, presence: Presence, row: TableRow) -> None:
+        row = replace(row, touched_at=self._clock())
+        await run_in_threadpool(self.store.save_table, row)
+        presence.row = row
+
+    async def _reseat(self, row: TableRow) -> None:
+        seats = tuple(Seat(seat.kind, seat.name) for seat in row.seats)
+        await run_in_threadpool(self.rounds.reseat, row.round_id, seats)
+
+    async def _tell(self, code: str, message: Message) -> None:
+        await self.hub.publish(code, message)
+
+
+def four_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
+    """A table's seats padded to the four a choice of seats lists (the rest computers)."""
+    return tuple(seats[:SEATS]) + tuple(Seat("computer") for _ in range(SEATS - len(seats)))
+
+
+def _public_round(shown: dict[str, Any]) -> dict[str, Any]:
+    """The round as every device (a watcher's too) may see it: without its id, which would
+    let anyone who hears it look its battles up, nor its match's."""
+    return {key: value for key, value in shown.items() if key not in ("id", "match_id")}
+
+
+def _without_ids(match: dict[str, Any]) -> dict[str, Any]:
+    """A match as every device may see it: its rounds' winners, not their ids."""
+    rounds = [{"winner": r["winner"], "over": r["over"]} for r in match["rounds"]]
+    return {**{k: v for k, v in match.items() if k != "id"}, "rounds": rounds}
+
+
+def _closed_words(reason: str) -> str:
+    return {"host": "its host closed it", "idle": "nobody played for an hour"}.get(reason, reason)

@@ -1,0 +1,141 @@
+"""The live tables' table: one row a table, with its two codes (the invite's, the watch link's),
+the browser that opened it, its seats and who holds each, the round and match it plays, and when
+it was last touched. Its rounds are ordinary rounds (`tables.py`): each battle is committed
+there before any device hears of it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cardwar.web.store.players import PlayerTables
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """A seat of a live table: played by a "person" or the "computer", its name, and the
+    browser (player id) that holds it, None while a person's seat is free."""
+
+    kind: str
+    name: str
+    holder: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One live table as stored."""
+
+    code: str
+    watch: str
+    host: str
+    rules: dict[str, Any]
+    best_of: int
+    clock_s: int | None
+    seats: tuple[TableSeat, ...]
+    round_id: str
+    match_id: str | None
+    closed: str | None
+    created_at: float
+    touched_at: float
+
+    def with_seat(self, index: int, seat: TableSeat) -> TableRow:
+        """This table with seat `index` replaced."""
+        seats = list(self.seats)
+        seats[index] = seat
+        return replace(self, seats=tuple(seats))
+
+    def state(self) -> str:
+        """What the row's `state` column holds: everything but the codes, host and times."""
+        return json.dumps(
+            {
+                "rules": self.rules,
+                "best_of": self.best_of,
+                "clock_s": self.clock_s,
+                "seats": [{"kind": s.kind, "name": s.name, "holder": s.holder} for s in self.seats],
+                "round_id": self.round_id,
+                "match_id": self.match_id,
+            }
+        )
+
+
+def _row(found: tuple[Any, ...]) -> TableRow:
+    code, watch, host, state, closed, created_at, touched_at = found
+    data = json.loads(state)
+    return TableRow(
+        code=code,
+        watch=watch,
+        host=host,
+        rules=data["rules"],
+        best_of=data["best_of"],
+        clock_s=data["clock_s"],
+        seats=tuple(TableSeat(s["kind"], s["name"], s["holder"]) for s in data["seats"]),
+        round_id=data["round_id"],
+        match_id=data["match_id"],
+        closed=closed,
+        created_at=created_at,
+        touched_at=touched_at,
+    )
+
+
+COLUMNS = "code, watch, host, state, closed, created_at, touched_at"
+
+
+class LiveTableRows(PlayerTables):
+    """The live tables' rows, over the players' tables and the database file."""
+
+    def insert_table(self, table: TableRow) -> None:
+        """Store a new live table."""
+        with self._lock:
+            self._db.execute(
+                f"INSERT INTO live_tables ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table.code,
+                    table.watch,
+                    table.host,
+                    table.state(),
+                    table.closed,
+                    table.created_at,
+                    table.touched_at,
+                ),
+            )
+
+    def save_table(self, table: TableRow) -> None:
+        """Store what changed of a live table: its seats, round, match, closing and touch."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE live_tables SET state = ?, closed = ?, touched_at = ? WHERE code = ?",
+                (table.state(), table.closed, table.touched_at, table.code),
+            )
+
+    def get_table(self, code: str) -> TableRow | None:
+        """The live table with this invite code, or None."""
+        with self._lock:
+            found = self._db.execute(
+                f"SELECT {COLUMNS} FROM live_tables WHERE code = ?", (code,)
+            ).fetchone()
+        return None if found is None else _row(found)
+
+    def table_code_of_watch(self, watch: str) -> str | None:
+        """The invite code of the table this watch code follows, or None."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT code FROM live_tables WHERE watch = ?", (watch,)
+            ).fetchone()
+        return None if found is None else str(found[0])
+
+    def open_tables_of(self, host: str) -> int:
+        """How many open tables the browser `host` has opened."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT COUNT(*) FROM live_tables WHERE host = ? AND closed IS NULL", (host,)
+            ).fetchone()
+        return int(found[0])
+
+    def idle_tables(self, before: float) -> list[str]:
+        """The codes of open tables nobody has touched since `before`."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT code FROM live_tables WHERE closed IS NULL AND touched_at < ?", (before,)
+            ).fetchall()
+        return [str(row[0]) for row in found]
