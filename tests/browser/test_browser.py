@@ -90,7 +90,7 @@ def test_a_whole_round_as_a_person_plays_it(
     settle(page)
     expect(number).to_have_text("Battle 11 of 500")
     assert counts(page) == shown
-    expect(page.get_by_test_id("message")).to_contain_text("resumes at battle 12")
+    expect(page.get_by_test_id("message")).to_contain_text("goes on after battle 11")
     assert [
         card.get_attribute("aria-label") for card in page.locator("#field svg.card.face").all()
     ] == laid
@@ -235,7 +235,7 @@ def test_the_rules_line_and_the_guide_follow_the_rules(
     # Under the title, the same rules in words a child reads; every rule in the guide's line.
     expect(page.get_by_test_id("rules-line")).to_have_text(
         "Higher card takes both. Same cards? War: three down, turn again. "
-        "10-minute clock, then the biggest pile wins."
+        "10-minute clock, then most cards wins."
     )
     audit(page)
     watch.check(shared_server)
@@ -555,7 +555,7 @@ def test_new_round_asks_before_throwing_a_round_away(
     expect(page.get_by_role("dialog")).to_have_count(0)
     press(page, "Turn cards")
     button(page, "New round").click()
-    question = page.get_by_role("dialog", name="Throw this round away?")
+    question = page.get_by_role("dialog", name="Start a new round?")
     expect(question).to_be_visible()
     expect(question).to_contain_text("Your round is at battle 1.")
     expect(question.get_by_role("button", name="Keep playing")).to_be_focused()

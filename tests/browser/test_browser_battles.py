@@ -368,7 +368,7 @@ def test_every_state_of_the_table_passes_the_audit(
     audit(page)  # the panel, with a problem explained
     page.keyboard.press("Escape")
     button(page, "New round").click()
-    expect(page.get_by_role("dialog", name="Throw this round away?")).to_be_visible()
+    expect(page.get_by_role("dialog", name="Start a new round?")).to_be_visible()
     audit(page)  # New round's question
     page.get_by_role("button", name="Keep playing").click()
     page.route("**/api/**", lambda route: route.abort())

@@ -168,7 +168,7 @@ def test_play_10_battles_stops_when_you_are_out(
         f"Computer 1 holds every card: everyone else ran out. {ASIDE}"
     )
     expect(page.locator("#outcome-note")).to_have_text(
-        "You were out at battle 9. The next deal starts afresh.", timeout=HANG_MS
+        "You were out at battle 9. A new deal could go your way.", timeout=HANG_MS
     )
     audit(page)
     watch.check(shared_server)
@@ -210,7 +210,35 @@ def test_play_to_end_stops_when_you_are_out(
         re.compile(rf"the most cards: {held} of 51, .*\. {re.escape(ASIDE)}$")
     )
     expect(page.locator("#outcome-note")).to_have_text(
-        "You were out at battle 9. The next deal starts afresh.", timeout=HANG_MS
+        "You were out at battle 9. A new deal could go your way.", timeout=HANG_MS
     )
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_a_run_tells_only_who_went_out_in_it_in_the_order_they_did(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A run's summary names the seats that went out during it, earliest first; another seat
+    out before the run is neither in its tally nor told again (you are reminded)."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    told = page.evaluate(
+        """async () => {
+            const { describeRun } = await import("/static/tell.js");
+            const names = ["You", "Computer 1", "Computer 2", "Computer 3"];
+            const last = { outcome: null, steps: [], winner: 1, counts: [10, 20, 0, 0] };
+            const run = (from, to) => ({ count: to - from + 1, from, to, wars: 0, out: [],
+                won: [3, 4, 2, 1], last });
+            return [
+                describeRun(run(21, 30), names, { outAt: [null, null, 29, 25] }),
+                describeRun(run(31, 40), names, { outAt: [null, null, 29, 25] }),
+                describeRun(run(31, 40), names, { outAt: [9, null, 29, 25] }),
+            ];
+        }"""
+    )
+    assert told[0].startswith("Battles 21–30: you won 3, Computer 1 4; Computer 3 went out at")
+    assert "Computer 3 went out at battle 25 and Computer 2 went out at battle 29" in told[0]
+    assert told[1] == "Battles 31–40: you won 3, Computer 1 4."
+    assert told[2] == "Battles 31–40: Computer 1 won 4; you went out at battle 9."
     watch.check(shared_server)
     page.context.close()

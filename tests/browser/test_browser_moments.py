@@ -423,3 +423,49 @@ def test_the_replay_lays_its_cards_on_a_table_as_big_as_the_games(
     audit(page)
     watch.check(shared_server)
     page.context.close()
+
+
+def test_sideways_the_replay_fits_the_screen_beside_its_table(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A phone held sideways shows the replay's table, its words, its steps and Close in one
+    screen: nothing to scroll, Forward never moving the cards out of view."""
+    page, watch = open_page(browser, shared_server, SIDEWAYS)
+    resume_with(page, shared_server, rules={"players": 4, "hand_size": 3}, seed=2)
+    for _ in range(20):  # three cards each: a few battles
+        if button(page, "Watch the replay").is_visible():
+            break
+        button(page, "Play 10 battles").tap()
+        settle(page)
+    button(page, "Watch the replay").tap()
+    replay = page.get_by_role("dialog", name="Watch the replay")
+    expect(replay.locator(".replay-cards .card").first).to_be_visible()
+    for _ in range(2):
+        assert replay.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+        for part in (".replay-seats", "#replay-words", "#replay-forward", "#replay-close"):
+            assert in_view(page, replay.locator(part)), part
+        names = replay.locator(".replay-name").all()
+        assert all(n.evaluate("el => el.scrollWidth <= el.clientWidth + 1") for n in names)
+        replay.get_by_role("button", name="Forward ▶").tap()
+    watch.check(shared_server)
+    page.context.close()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_at_a_bigger_table_the_rules_line_is_never_cut_off(
+    browser: Browser, shared_server: LiveServer, players: int
+) -> None:
+    """The line under the title says a bigger table's own ending in full on a phone, upright
+    and sideways."""
+    for device in (PHONE, SIDEWAYS):
+        page, watch = open_page(browser, shared_server, device)
+        ending = {"battle_limit": 150, "limit_outcome": "most_cards"}
+        resume_with(page, shared_server, rules={"players": players, **ending}, seed=2)
+        line = page.get_by_test_id("rules-line")
+        expect(line).to_have_text(
+            "Highest card takes all. Same cards? War: one down, turn again. "
+            "At 150 battles, most cards wins."
+        )
+        assert line.evaluate("el => el.scrollHeight <= el.clientHeight + 1"), device
+        watch.check(shared_server)
+        page.context.close()

@@ -93,7 +93,7 @@ def test_a_reload_offline_shows_the_last_table_and_carries_on_once_the_game_answ
     audit(page)
 
     back_online(page)
-    expect(message).to_have_text("Back in touch with the game: your round goes on at battle 6.")
+    expect(message).to_have_text("Back in touch with the game: your round goes on after battle 5.")
     expect(message).not_to_have_class(re.compile(r"\berror\b"))
     expect(number).to_have_text("Battle 5 of 500")
     assert counts(page) == shown
@@ -140,7 +140,7 @@ def test_with_no_table_kept_nothing_is_made_up_and_a_stale_one_is_ignored(
     expect(message).to_have_text(UNREACHABLE)
 
     back_online(page, "visibilitychange")
-    expect(message).to_have_text("Back in touch with the game: your round goes on at battle 3.")
+    expect(message).to_have_text("Back in touch with the game: your round goes on after battle 2.")
     expect(number).to_have_text("Battle 2 of 500")
     expect(page.get_by_test_id("count-0")).to_be_visible()
     press(page, "Turn cards")
@@ -183,7 +183,7 @@ def test_the_game_lost_in_the_middle_of_play_to_end_is_found_again(
 
     page.unroute("**/api/**")
     back_online(page)
-    expect(message).to_contain_text("Back in touch with the game: your round goes on at battle")
+    expect(message).to_contain_text("Back in touch with the game: your round goes on after battle")
     me: dict[str, Any] = page.request.get(shared_server.url + "/api/me").json()
     played = me["round"]["battles"]
     expect(number).to_have_text(f"Battle {played} of 500")

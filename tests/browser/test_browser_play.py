@@ -150,7 +150,7 @@ def test_the_words_follow_the_cards_at_every_frame(
         "() => document.getAnimations().some((a) => a.effect.target.classList?.contains('card'))"
     )
     page.keyboard.press("n")
-    question = page.get_by_role("dialog", name="Throw this round away?")
+    question = page.get_by_role("dialog", name="Start a new round?")
     expect(question).to_be_visible()
     shown = page.get_by_test_id("battle-number").inner_text()
     number = re.search(r"Battle (\d+)", shown)
@@ -182,8 +182,7 @@ def test_a_bigger_table_names_who_went_to_war(browser: Browser, shared_server: L
     press(page, "Play 10 battles")
     expect(page.locator("#outcome-title")).to_have_text("Draw")
     expect(page.locator("#outcome-why")).to_have_text(
-        "2 battles with no winner: you were ahead, 5 cards to 1, but at this table the round "
-        "stops there as a draw."
+        "2 battles and nobody has every card, so it is a draw (you were ahead, 5 cards to 1)."
     )
     watch.check(shared_server)
     page.context.close()
@@ -368,7 +367,7 @@ def test_the_question_gives_the_focus_back_and_disabled_means_disabled(
     is over it is disabled with no aria-disabled at all."""
     page, watch = open_page(browser, shared_server, DESKTOP)
     press(page, "Turn cards")
-    question = page.get_by_role("dialog", name="Throw this round away?")
+    question = page.get_by_role("dialog", name="Start a new round?")
     button(page, "New round").click()
     expect(question).to_be_visible()
     page.keyboard.press("Escape")
@@ -499,7 +498,7 @@ def test_a_round_won_outright_and_a_match_won_are_celebrated(
     press(page, "Turn cards")
     expect(page.locator("#outcome-title")).to_have_text("The computer wins")
     expect(page.locator("#outcome-note")).to_have_text(
-        "You won 0 of 1 battle. The next deal starts afresh."
+        "You won 0 of 1 battle. A new deal could go your way."
     )
     assert page.evaluate("window.parties ?? []") == []
     page.reload()
@@ -528,7 +527,7 @@ def test_a_round_won_outright_and_a_match_won_are_celebrated(
         assert "match" not in kinds
         expect(page.locator("#outcome-title")).to_have_text("The computer wins the match")
         expect(note).to_contain_text(
-            re.compile(r"of the best of 3\. The next match starts afresh\.$")
+            re.compile(r"of the best of 3\. A new match could go your way\.$")
         )
     watch.check(shared_server)
     page.context.close()

@@ -68,7 +68,9 @@ export function chanceLine(counts, names) {
   if (counts.length === 2) {
     return `${who} ${counts[0]} ${counts[0] === 1 ? "card" : "cards"} to ${names[1]}'s ${counts[1]}.`;
   }
-  return `${who} ${counts[0]} of the ${total} cards in play.`;
+  const aside = 52 - total; // a deal that does not share out evenly, or a short deck
+  const why = aside <= 0 ? "" : aside === 1 ? " (one was set aside at the deal)" : ` (${aside} were set aside at the deal)`;
+  return `${who} ${counts[0]} of the ${total} cards in play${why}.`;
 }
 
 /** The chance meter's words: a headline figure, and sentences saying why and what it means

@@ -130,17 +130,16 @@ export function rulesLine(rules) {
  * both. Same cards? War: one down, turn again. Draw after 500 battles." The
  * rules line (`rulesLine`) says every rule, in the guide and in House rules. */
 export function plainRules(rules) {
-  const many = rules.players > 2;
+  const many = rules.players > 2; // the table shows how many: the line need not say
   const parts = [];
-  if (many) parts.push(`${capital(numberWord(rules.players))} players.`);
   if (rules.hand_size !== null) parts.push(`${capital(cardsInWords(rules.hand_size))} each.`);
   const best = rules.low_wins ? (many ? "Lowest" : "Lower") : (many ? "Highest" : "Higher");
-  parts.push(`${best} card takes ${many ? "them all" : "both"}.`);
+  parts.push(`${best} card takes ${many ? "all" : "both"}.`);
   parts.push(`Same cards? War: ${rules.war_down === 0 ? "turn" : `${numberWord(rules.war_down)} down, turn`} again.`);
-  if (rules.time_limit_s !== null) parts.push(`${clockAdjective(rules.time_limit_s)} clock, then the biggest pile wins.`);
+  if (rules.time_limit_s !== null) parts.push(`${clockAdjective(rules.time_limit_s)} clock, then most cards wins.`);
   else if (rules.battle_limit === null) parts.push("Play until someone has every card.");
   else if (rules.limit_outcome === "draw") parts.push(`Draw after ${counted(rules.battle_limit, "battle")}.`);
-  else parts.push(`After ${counted(rules.battle_limit, "battle")}, the biggest pile wins.`);
+  else parts.push(`At ${counted(rules.battle_limit, "battle")}, most cards wins.`);
   return parts.join(" ");
 }
 

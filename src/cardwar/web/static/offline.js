@@ -85,7 +85,7 @@ function backInTouch() {
   const round = state.round;
   if (state.error || !round) return; // the server's own words stand
   const words = round.outcome === null && round.battles > 0
-    ? `Back in touch with the game: your round goes on at battle ${round.battles + 1}.`
+    ? `Back in touch with the game: your round goes on after battle ${round.battles}.`
     : `Back in touch with the game. ${view(state).message}`;
   dispatch({ type: "noted", note: words });
   announce(words);

@@ -87,7 +87,7 @@ function kindWords(round, story) {
   if (match?.over && match.id === round.match_id && match.rounds.at(-1)?.id === round.id) {
     return people.includes(match.winner) ? null : matchConsolation(match, names);
   }
-  return winner === null || people.includes(winner) ? null : consolation(story, names, round.out_at);
+  return winner === null || people.includes(winner) ? null : consolation(story, names, round.out_at, round.counts);
 }
 
 /** Watch the battle under a click on the story chart. */

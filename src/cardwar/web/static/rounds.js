@@ -156,7 +156,7 @@ function confirmThrowAway(round, match) {
     }
     : {
       opener: controls.deal,
-      title: "Throw this round away?",
+      title: "Start a new round?",
       text: `${where}A new deal ends it, and a round left unfinished does not count on the scoreboard.`,
       yes: "Deal again",
       no: "Keep playing",

@@ -163,11 +163,15 @@ export function describeRun(run, names, { last = true, outAt = null } = {}) {
   if (!run) return "No battles were played.";
   if (run.count === 1) return describeBattle(run.last, names);
   const ended = run.last.outcome !== null; // a seat out at the very end lost as the round ended
+  const at = (seat) => outAt?.[seat] ?? null;
+  // Another seat out before this run is not in it at all (it was said when it happened); you
+  // are reminded when you went out. Those out during it are told by when, earliest first.
+  const before = names.flatMap((_, seat) => (at(seat) !== null && at(seat) < run.from && !you(names[seat]) ? [seat] : []));
   const out = names.flatMap((_, seat) => {
-    const at = outAt?.[seat] ?? null;
-    return at !== null && at <= run.to && !(ended && at === run.to) ? [seat] : [];
-  });
-  const playing = names.flatMap((_, seat) => (out.includes(seat) ? [] : [seat]));
+    const when = at(seat);
+    return when !== null && !before.includes(seat) && when <= run.to && !(ended && when === run.to) ? [seat] : [];
+  }).sort((a, b) => at(a) - at(b));
+  const playing = names.flatMap((_, seat) => (out.includes(seat) || before.includes(seat) ? [] : [seat]));
   const tally = playing.map((seat, i) => `${i === 0 ? `${them(names[seat])} won` : names[seat]} ${run.won[seat]}`).join(", ");
   const wentOut = out.length === 0 ? "" : `; ${joinAnd(out.map((seat) => `${them(names[seat])} went out at battle ${outAt[seat]}`))}`;
   const others = run.out.filter((seat) => !you(names[seat]) && !out.includes(seat)).map((seat) => names[seat]);
@@ -230,7 +234,7 @@ export function describeOutcome(outcome, names, round) {
       break;
     case "battle_limit": {
       const played = round.battles === 1 ? "1 battle" : `${round.battles} battles`;
-      why = `${played} with no winner: ${whoWasAhead(round.counts, names)}, but at this table the round stops there as a draw.`;
+      why = `${played} and nobody has every card, so it is a draw (${whoWasAhead(round.counts, names)}).`;
       break;
     }
     case "most_cards":
@@ -350,20 +354,26 @@ export function matchOutcome(outcome, afterMatch) {
 /** Kind words for a round a computer won, from its story (null if it could not be had): "So
  * close: you won 35 of 80 battles.", or for a round never close, what you won and a fresh start;
  * out while the others played on (the round's `outAt`), when: "You were out at battle 37." */
-export function consolation(story, names, outAt = null) {
-  if (!story || story.battles === 0) return "The next deal starts afresh.";
+export function consolation(story, names, outAt = null, counts = null) {
+  const again = "A new deal could go your way.";
+  if (!story || story.battles === 0) return again;
   const out = outAt?.[0] ?? null;
   if (out !== null && out < story.battles) {
-    return `${you(names[0]) ? "You were" : `${capital(names[0])} was`} out at battle ${out}. The next deal starts afresh.`;
+    return `${you(names[0]) ? "You were" : `${capital(names[0])} was`} out at battle ${out}. ${again}`;
   }
   const won = `${them(names[0])} won ${story.won[0]} of ${plural(story.battles, "battle")}`;
-  if (story.won[0] >= story.battles * 0.4) return `So close: ${won}.`;
-  return `${capital(won)}. The next deal starts afresh.`;
+  // Close: cards counted at the end and yours near the winner's, or battles won near a fair
+  // share of them (the computer took every card, but a toss-up most of the way).
+  const close = counts && counts[0] > 0
+    ? counts[0] >= 0.75 * Math.max(...counts)
+    : story.won[0] >= (0.8 * story.battles) / names.length;
+  if (close) return `So close: ${won}.`;
+  return `${capital(won)}. ${again}`;
 }
 
-/** Kind words for a match a computer won: "You won 1 round of the best of 3. The next match
- * starts afresh." */
+/** Kind words for a match a computer won: "You won 1 round of the best of 3. A new match could
+ * go your way." */
 export function matchConsolation(match, names) {
   return `${capital(them(names[0]))} won ${plural(match.score[0], "round")} of the best of ${match.best_of}. ` +
-    "The next match starts afresh.";
+    "A new match could go your way.";
 }

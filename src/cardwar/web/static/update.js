@@ -145,8 +145,8 @@ export function view(state) {
   else if (afterMatch) message = afterMatch.message;
   else if (over && match && !match.over) message = "This round is over. Press New round to go back to your match.";
   else if (over) message = "This round is over. Press Play again for a new deal.";
-  else if (state.resumed) message = `Welcome back: your round resumes at battle ${round.battles + 1}.`;
-  else message = last ? describeBattle(last, names) : `Your round resumes at battle ${round.battles + 1}.`;
+  else if (state.resumed) message = `Welcome back: your round goes on after battle ${round.battles}.`;
+  else message = last ? describeBattle(last, names) : `Your round goes on after battle ${round.battles}.`;
   const youOut = !over && round.counts[0] === 0;
   const roundOutcome = over ? describeOutcome(round.outcome, names, round) : null;
   return {
