@@ -122,6 +122,14 @@ def test_a_table_of_three_or_four_stops_sooner(browser: Browser, shared_server: 
     expect(page.get_by_test_id("battle-number")).to_have_text(
         f"Battle 1 of {tables['3']['battle_limit']}"
     )
+    # Dealt at 3, the panel opened again: 4 players take their own limit, 2 the usual one.
+    dialog = open_house_rules(page)
+    choose(page, dialog, "Players", "4")
+    expect(limit).to_have_value(str(tables["4"]["battle_limit"]))
+    choose(page, dialog, "Players", "2")
+    expect(limit).to_have_value("500")
+    expect(outcome).to_have_value("draw")
+    page.keyboard.press("Escape")
     watch.check(shared_server)
     page.context.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from browsing import (  # the browser tests' helpers
     DESKTOP,
@@ -397,6 +397,19 @@ def test_a_finished_round_reloaded_points_to_play_again(
     page.context.close()
 
 
+def watch_the_replay(page: Page) -> Locator:
+    """Play a short round (three cards each) to its end with taps, then open its replay."""
+    for _ in range(20):
+        if button(page, "Watch the replay").is_visible():
+            break
+        button(page, "Play 10 battles").tap()
+        settle(page)
+    button(page, "Watch the replay").tap()
+    replay = page.get_by_role("dialog", name="Watch the replay")
+    expect(replay.locator(".replay-cards .card").first).to_be_visible()
+    return replay
+
+
 def test_the_replay_lays_its_cards_on_a_table_as_big_as_the_games(
     browser: Browser, shared_server: LiveServer
 ) -> None:
@@ -405,14 +418,7 @@ def test_the_replay_lays_its_cards_on_a_table_as_big_as_the_games(
     page, watch = open_page(browser, shared_server, PHONE)
     resume_with(page, shared_server, rules={"hand_size": 3}, seed=2)
     usual = card_width(page)
-    for _ in range(20):  # three cards each: a few battles
-        if button(page, "Watch the replay").is_visible():
-            break
-        button(page, "Play 10 battles").tap()
-        settle(page)
-    button(page, "Watch the replay").tap()
-    replay = page.get_by_role("dialog", name="Watch the replay")
-    expect(replay.locator(".replay-cards .card").first).to_be_visible()
+    replay = watch_the_replay(page)
     felt = replay.locator(".replay-seats").evaluate(
         "el => [getComputedStyle(el).backgroundImage, getComputedStyle(el).borderTopWidth]"
     )
@@ -432,14 +438,7 @@ def test_sideways_the_replay_fits_the_screen_beside_its_table(
     screen: nothing to scroll, Forward never moving the cards out of view."""
     page, watch = open_page(browser, shared_server, SIDEWAYS)
     resume_with(page, shared_server, rules={"players": 4, "hand_size": 3}, seed=2)
-    for _ in range(20):  # three cards each: a few battles
-        if button(page, "Watch the replay").is_visible():
-            break
-        button(page, "Play 10 battles").tap()
-        settle(page)
-    button(page, "Watch the replay").tap()
-    replay = page.get_by_role("dialog", name="Watch the replay")
-    expect(replay.locator(".replay-cards .card").first).to_be_visible()
+    replay = watch_the_replay(page)
     for _ in range(2):
         assert replay.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
         for part in (".replay-seats", "#replay-words", "#replay-forward", "#replay-close"):

@@ -280,13 +280,24 @@ function playersChosen() {
   const table = state.info.bigger_tables?.[players] ?? {};
   const { before, set } = ui.house.table;
   const changed = {};
+  // A value some bigger table sets (a table of 3 dealt before, now 4) is the panel's too.
+  const tables = Object.values(state.info.bigger_tables ?? {});
+  const tablesSet = (field, value) => tables.some((other) => other[field] === value);
+  let usualLimit = false; // the limit went back to the usual one (battle_limit comes first)
   for (const [field, control] of Object.entries(TABLE_FIELDS)) {
     const value = control.read();
     const ours = field in set && value === set[field];
     if (!(field in table)) {
-      if (ours) control.write(before[field]);
+      // Back to what the panel replaced, unless that too was a bigger table's limit: then, as
+      // for such a limit the panel replaced nothing for, the usual one.
+      // (What happens at that limit goes back with it.)
+      const back = ours ? before[field] : value;
+      if ((field === "battle_limit" || usualLimit) && tablesSet(field, back)) {
+        control.write(state.info.fields[field].default);
+        usualLimit = true;
+      } else if (ours) control.write(back);
       madeOwn(field);
-    } else if (value !== table[field] && (ours || value === state.info.fields[field].default)) {
+    } else if (value !== table[field] && (ours || value === state.info.fields[field].default || tablesSet(field, value))) {
       if (!(field in before)) before[field] = value;
       control.write(table[field]);
       set[field] = table[field];
