@@ -17,7 +17,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from helpers import ClientFactory
-from live import HANG_S
+from live import HANG_S, LiveServer
 
 ORIGIN = "http://testserver"
 COOKIE = "cardwar_player"
@@ -403,3 +403,31 @@ def test_the_host_gives_a_free_seat_at_once_and_an_away_seat_after_two_minutes(
         ann_ws.send_json({"type": "give", "seat": 1})
         assert until(ann_ws, "given")["seat"] == 1
         assert until(ann_ws, "played")["round"]["battles"] == 1  # no one left to wait for
+
+
+def test_the_real_server_serves_the_sockets_and_refuses_a_big_message_as_it_comes(
+    live_server: LiveServer,
+) -> None:
+    """`cardwar serve` itself (uvicorn, with its WebSocket protocol) opens a person's socket
+    and says welcome; a message over 4 KB is refused by the protocol as it arrives (1009)."""
+    import httpx
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    with httpx.Client(base_url=live_server.url) as http:
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": ""}]
+        opened = http.post("/api/tables", json={"seats": seats})
+        assert opened.status_code == 201, opened.text
+        code = opened.json()["invite"]["code"]
+        cookie = f"{COOKIE}={http.cookies[COOKIE]}"
+    url = live_server.url.replace("http://", "ws://") + f"/api/tables/{code}/live"
+    with connect(
+        url, origin=live_server.url, additional_headers={"Cookie": cookie}, open_timeout=HANG_S
+    ) as ws:
+        welcome = json.loads(ws.recv(timeout=HANG_S))
+        assert welcome == {"type": "welcome", "you": {"seat": 0, "host": True}}
+        assert json.loads(ws.recv(timeout=HANG_S))["type"] == "table"
+        ws.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=HANG_S)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009

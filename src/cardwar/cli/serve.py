@@ -113,6 +113,9 @@ def serve(
         access_log=False,
         server_header=False,
         timeout_graceful_shutdown=settings.grace_s,
+        # A live table's socket message over its size is refused as it arrives (1009), never
+        # read whole first (the app checks it again: docs/api.md#limits-of-live-tables).
+        ws_max_size=settings.live_message_bytes,
     )
     return 0
 
