@@ -53,12 +53,11 @@ class _Listener:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.dropped = True
-            self.queue = asyncio.Queue(1)
-            self.queue.put_nowait(None)  # wakes the reader, which then leaves
+            while not self.queue.empty():  # what it has not read goes: its page rejoins
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)  # the reader's next message: it leaves
 
     async def next(self) -> Message | None:
-        if self.dropped and self.queue.empty():
-            return None
         return await self.queue.get()
 
 

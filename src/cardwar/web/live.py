@@ -35,6 +35,8 @@ CLOCKS = (None, 10, 30)
 """The turn clocks a host may choose, in seconds (None: no clock)."""
 REACTIONS = ("👏", "😮", "😂", "🙈")
 """What a person may send to the table, at most one a second."""
+IDLE_LOOK_S = 60.0
+"""How often the store is asked for the tables idle too long (the turn clocks, every tick)."""
 
 
 class LiveTables(Room):
@@ -230,6 +232,9 @@ class LiveTables(Room):
         for code, presence in tuple(self._tables.items()):
             if presence.deadline is not None and presence.deadline <= now:
                 await self._clock_ran_out(code, presence)
+        if now - self._idle_looked < IDLE_LOOK_S:
+            return  # the store is asked about idle tables once a minute, not every tick
+        self._idle_looked = now
         idle = await run_in_threadpool(self.store.idle_tables, now - self.settings.live_idle_s)
         for code in idle:
             if code not in self._tables:

@@ -61,6 +61,7 @@ class Room:
         self._tables: dict[str, Presence] = {}
         self.sockets = 0
         """Live sockets open on this process (`Settings.live_sockets` bounds them)."""
+        self._idle_looked = float("-inf")  # when the store was last asked for idle tables
 
     async def table(self, code: str) -> Presence:
         """The open table with this invite code; TableNotFound or TableClosed if none."""
@@ -98,8 +99,10 @@ class Room:
         if presence is None or presence.row.closed is not None:
             return
         async with presence.lock:
+            if presence.row.closed is not None:
+                return  # closed while this waited (the host, and the idle clock, at once)
             await self._save(presence, replace(presence.row, closed=reason))
-        await self._tell(code, {"type": "closed", "reason": reason})
+            await self._tell(code, {"type": "closed", "reason": reason})
         self._tables.pop(code, None)
 
     async def arrive(self, code: str, who: Seated) -> None:
