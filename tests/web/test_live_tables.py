@@ -431,3 +431,25 @@ def test_the_real_server_serves_the_sockets_and_refuses_a_big_message_as_it_come
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=HANG_S)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_a_listener_too_far_behind_is_dropped_and_told_so_next() -> None:
+    """The hub keeps 256 messages for a listener; one more drops it: what it had not read goes,
+    and its next message says it was dropped (None), so its socket closes and its page rejoins.
+    A listener that keeps up hears every message, in order."""
+    import asyncio
+
+    from cardwar.web.hub import QUEUE, LocalHub
+
+    async def run() -> tuple[list[Any], Any, bool]:
+        hub = LocalHub()
+        async with hub.subscribe("t") as slow, hub.subscribe("t") as quick:
+            heard_quick = []
+            for number in range(QUEUE + 1):
+                await hub.publish("t", {"n": number})
+                heard_quick.append(await quick.next())
+            return heard_quick, await slow.next(), slow.dropped
+
+    heard_quick, slow_next, dropped = asyncio.run(run())
+    assert heard_quick == [{"n": n} for n in range(QUEUE + 1)]
+    assert slow_next is None and dropped
