@@ -8,9 +8,10 @@ through the hub, in order. A person who comes back (a reload, a dropped connecti
 same seat and the whole table; the seat credential is the browser's own cookie, which never
 leaves it.
 
-What is said at a table (every message a socket receives) is a JSON object with a `type`:
-`table` (the whole table), `flipped`, `played`, `seated`, `away`, `back`, `given`, `reaction`,
-`closed` and `error`. The invite code never goes into one: a watcher hears them all.
+What is said at a table (published to every socket of it) is a JSON object with a `type`:
+`table` (the whole table), `flipped`, `played`, `seated`, `away`, `back`, `given`, `reaction` and
+`closed`; a socket's own `welcome`, `error` and `pong` are its alone (`routes/tables.py`). The
+invite code never goes into one: a watcher hears them all.
 
 Decided here: the turn clock starts at a battle's first flip (a table where nobody has flipped
 waits, as a real one does), and when it runs out every person still waited for is flipped for.
