@@ -116,7 +116,7 @@ def test_a_table_opens_with_an_invite_that_carries_only_its_code(client: TestCli
     assert invite["shared"] is False and "cardwar serve --host 0.0.0.0" in invite["hint"]
     qr = client.get(f"/api/tables/{code}/invite.svg")
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
-    assert qr.text.startswith("<svg")
+    assert qr.text.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ')  # an image
 
 
 def test_a_flip_alone_plays_nothing_and_every_flip_plays_one_battle_for_everyone(

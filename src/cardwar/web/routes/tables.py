@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import re
 import socket
 import time
@@ -171,7 +172,15 @@ async def qr(code: str, request: Request, watch: bool = False) -> Response:
     presence = await tables(request).table(code)
     links = invite(request, services(request), code, presence.row.watch)
     made = segno.make(links["watch_url" if watch else "invite_url"], error="m")
-    svg = made.svg_inline(scale=6, dark="#1d232a", light="#ffffff", title="Invite link")
+    # An image of its own (an <img>'s source): its namespace, and a viewBox so that it scales.
+    size = made.symbol_size(scale=6)[0]
+    drawn = io.BytesIO()
+    made.save(
+        drawn, kind="svg", scale=6, dark="#1d232a", light="#ffffff", xmldecl=False, nl=False,
+        title="Watch link" if watch else "Invite link", svgclass=None, lineclass=None,
+    )  # fmt: skip
+    svg = drawn.getvalue().decode()
+    svg = svg.replace(f'width="{size}" height="{size}"', f'viewBox="0 0 {size} {size}"', 1)
     return Response(svg, media_type="image/svg+xml")
 
 

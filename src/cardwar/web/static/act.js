@@ -124,7 +124,7 @@ async function roundEnded() {
   const round = state.round;
   const { winner, reason } = round.outcome;
   const { people } = view(state);
-  if (winner !== null) sound(people.includes(winner) ? "win" : "loss");
+  if (winner !== null && people.length > 0) sound(people.includes(winner) ? "win" : "loss"); // a watcher's is neither
   const match = state.match;
   const decided = Boolean(match?.over && match.id === round.match_id && match.rounds.at(-1)?.id === round.id);
   let kind = null;

@@ -6,7 +6,9 @@ import { drawClock, tickClock } from "./clock.js";
 import { answerConfirm, confirmClosed } from "./confirm.js";
 import { $, onBackdrop } from "./dom.js";
 import * as house from "./house-panel.js";
+import * as invite from "./invite.js";
 import { onKey, onTableTap, tapStoppedRun } from "./keys.js";
+import { drawLive, drawSeatStates, giveSeat, leaveTable, react, reconnectNow } from "./live.js";
 import { keepTable, refusedOffline, tryNow } from "./offline.js";
 import { flip, play, tapPile, turnCards } from "./play.js";
 import * as replay from "./replay.js";
@@ -18,8 +20,9 @@ import { drawStatsRules, runStats } from "./stats.js";
 import { controls, drawTable } from "./table.js";
 import "./pwa.js";
 
-// Drawn in this order: the table, its clock, a finished round's end, the statistics' rules.
-for (const drawer of [drawTable, drawClock, end.drawRoundEnd, drawStatsRules]) onDraw(drawer);
+// Drawn in this order: the table, a live table's own parts over it, its clock, a finished
+// round's end, the statistics' rules.
+for (const drawer of [drawTable, drawLive, drawClock, end.drawRoundEnd, drawStatsRules]) onDraw(drawer);
 onDraw(keepTable); // not a drawer: the table as it stands, kept in this browser for a reload offline
 
 const { turn, ten, auto, deal, again } = controls;
@@ -30,6 +33,11 @@ const backdrop = (close) => (event) => onBackdrop(event.currentTarget, event) &&
 /** A click on a person's flip button (table.js puts them in each seat), or on a pile. */
 function onTableClick(event) {
   const target = event.target instanceof Element ? event.target : null;
+  const give = target?.closest("button[data-give]"); // the host's, on a live table's seat
+  if (give) {
+    giveSeat(Number(give.dataset.give));
+    return;
+  }
   const button = target?.closest("button.flip");
   if (button) {
     press(button, () => flip(Number(button.dataset.seat), button))();
@@ -49,8 +57,10 @@ auto.addEventListener("click", () => {
 });
 document.addEventListener("keydown", onKey);
 // Out of reach of the game, these try again at once: the network back, the page shown again.
-addEventListener("online", tryNow);
-document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && tryNow());
+for (const again of [tryNow, reconnectNow]) {
+  addEventListener("online", again);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && again());
+}
 on("pointerdown", { table: onTableTap });
 on("click", { sound: toggleSound, table: onTableClick });
 for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, pressed, { capture: true, once: true });
@@ -84,7 +94,31 @@ on("click", {
   "replay-back": replay.stepBack,
   "replay-forward": replay.stepForward,
   "replay-close": replay.closeReplay,
+  "play-others": invite.openTogether,
+  "hr-together": house.playWithOthers,
+  "together-open": invite.openTable,
+  "together-close": () => $("together").close(),
+  together: backdrop(() => $("together").close()),
+  invite: backdrop(invite.closeInvite),
+  "live-invite": invite.openInvite,
+  "live-leave": leaveTable,
+  "invite-copy": invite.copyInvite,
+  "invite-copy-watch": invite.copyWatch,
+  "invite-send": invite.sendInvite,
+  "invite-close": invite.closeInvite,
+  "join-sit": invite.sitDown,
+  "join-watch": invite.justWatch,
 });
+$("reactions").addEventListener("click", (event) => {
+  const button = event.target instanceof Element ? event.target.closest("button[data-emoji]") : null;
+  if (button) react(button.dataset.emoji);
+});
+for (const form of ["together-form", "join-form"]) { // Enter in a field presses the dialog's main button
+  $(form).addEventListener("submit", (event) => {
+    event.preventDefault();
+    (form === "join-form" ? invite.sitDown : invite.openTable)();
+  });
+}
 
 restoreChoices(); // Play to end's speed and pause, as this browser last chose them
 restoreChanceChoice(); // the chance meter shown or hidden, likewise
@@ -93,4 +127,5 @@ $("chance-hide")?.addEventListener("click", toggleChanceHidden);
 $("chance-peek")?.addEventListener("click", togglePeek);
 drawSoundButton($("sound"));
 setInterval(tickClock, 250);
+setInterval(drawSeatStates, 250); // a live table's turn clock, on the seats it waits for
 act(load);

@@ -2,6 +2,7 @@
 // choices (speed, Pause on wars), remembered per browser.
 import { hideChance, showChance } from "./chance.js";
 import { $ } from "./dom.js";
+import { livePlay } from "./live.js";
 import { RUN_TEMPO, finishWar, peopleIn, play } from "./play.js";
 import { acting, dispatch, draw, state, ui } from "./state.js";
 
@@ -37,6 +38,7 @@ function rest(ms) {
  * begun after, it plays the others' round to its end.
  */
 export async function playToEnd() {
+  if (state.live) return livePlay(true); // the host's, at a live table: the server plays it out
   if (ui.run || !state.round || state.round.outcome) return;
   const auto = { stop: false, quiet: false, wake: null };
   ui.run = auto;

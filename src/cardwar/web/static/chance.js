@@ -29,7 +29,8 @@ export async function showChance() {
   const round = state.round;
   const asked = ++ui.chance.asked;
   // From the first battle on: before a card is turned it would only tell the deal's luck.
-  if (ui.chance.hidden || !round || round.outcome !== null || round.battles === 0 || round.counts[0] === 0) {
+  // A live table's round is asked of nobody but the table (its id is the table's secret).
+  if (ui.chance.hidden || !round || state.live || round.outcome !== null || round.battles === 0 || round.counts[0] === 0) {
     els.chance.hidden = true;
     return;
   }

@@ -33,7 +33,8 @@ export function tickClock() {
   const seconds = Math.ceil(left / 1000);
   els.time.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   els.clock.classList.toggle("low", seconds <= 10);
-  if (left > 0 || clock.asked || acting()) return;
+  // At a live table the next turn ends a round whose time is up: the table tells every device.
+  if (left > 0 || clock.asked || acting() || state.live) return;
   clock.asked = true;
   const round = clock.source;
   act(async () => {

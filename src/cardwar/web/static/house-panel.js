@@ -6,6 +6,7 @@ import { $ } from "./dom.js";
 import {
   biggerTableLine, biggerTableNote, canRunForever, checkChoices, clockWords, drawWords, matchPreset, rulesLine,
 } from "./house.js";
+import { openTogether } from "./invite.js";
 import { newRound } from "./rounds.js";
 import { checkSeats, defaultSeatName, defaultSeats, nameMax, sameSeats, seatCount } from "./seats.js";
 import { dispatch, state, ui } from "./state.js";
@@ -370,4 +371,11 @@ export async function dealWithTheseRules() {
   if (!(await ui.house.saving)) return;
   panel.dialog.close();
   await newRound({ fresh: true });
+}
+
+/** Play with others, from House rules: the rules chosen here, at a table others join. */
+export async function playWithOthers() {
+  if (!(await ui.house.saving)) return;
+  panel.dialog.close();
+  await openTogether();
 }

@@ -26,7 +26,8 @@ let kept = []; // the state's parts last written: only a change is written again
 export function keepTable() {
   const { round, lastBattle, scoreboard, houseRules, match, info } = state;
   const parts = [round, lastBattle, scoreboard, houseRules, match, info];
-  if (!info || state.unreachable || parts.every((part, i) => part === kept[i])) return;
+  // A live table is the table's to tell (live.js rejoins it): only a table of this device is kept.
+  if (!info || state.live || state.unreachable || parts.every((part, i) => part === kept[i])) return;
   kept = parts;
   const me = { round, last_battle: lastBattle, scoreboard, house_rules: houseRules, match };
   try {

@@ -3,6 +3,7 @@
 import { act, press, skipAnimation } from "./act.js";
 import { api } from "./api.js";
 import { laidBySeat } from "./battle.js";
+import { liveFlip, livePlay } from "./live.js";
 import { afterRoundEnds, load } from "./rounds.js";
 import { buzz, sound } from "./sound.js";
 import { acting, dispatch, enter, moving, state, ui } from "./state.js";
@@ -27,21 +28,31 @@ export function peopleIn() {
  * (`stop_when_out`, docs/api.md#play-battles): at a bigger table the others would play on.
  */
 export function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1, { name, run, holdAtWar = false } = {}) {
+  if (state.live) return livePlay(false); // the host's, at a live table
   return act(async () => {
     if (!state.info) return load();
     if (!state.round || state.round.outcome) return null;
     const before = state.round.counts;
     const body = count > 1 && state.round.rules.players > 2 && peopleIn().length > 0 ? { count, stop_when_out: true } : { count };
     const result = await api("POST", `/api/rounds/${encodeURIComponent(state.round.id)}/battles`, body);
-    // The table stays as it was, and the words too, until the battles are shown.
-    const shows = result.battles.length > 0 && tempo !== null;
-    if (shows) enter("showing");
-    dispatch({ type: "played", round: result.round, battles: result.battles, run });
-    // Once a round ends, or as you run out of cards (lost then and there at a bigger table).
-    if (result.round.outcome || (result.round.counts[0] === 0 && before[0] > 0)) await afterRoundEnds();
-    if (!shows) return null;
-    return () => showBattles(result.battles, before, tempo, holdAtWar && count === 1);
+    return landPlayed(result, before, tempo, { run, holdAtWar: holdAtWar && count === 1 });
   }, button, { name });
+}
+
+/**
+ * Battles played (`result`: the round after them and their records), put in the state from
+ * `before` (the counts before them); returns their animation at `tempo`, or null. `ended` is
+ * asked once the round ends, or as you run out of cards (lost then and there at a bigger
+ * table): the scoreboard and the match. A live table's battles come this way too (live.js).
+ */
+export async function landPlayed(result, before, tempo, { run, holdAtWar = false, ended = afterRoundEnds } = {}) {
+  // The table stays as it was, and the words too, until the battles are shown.
+  const shows = result.battles.length > 0 && tempo !== null;
+  if (shows) enter("showing");
+  dispatch({ type: "played", round: result.round, battles: result.battles, run });
+  if (result.round.outcome || (result.round.counts[0] === 0 && before[0] > 0)) await ended();
+  if (!shows) return null;
+  return () => showBattles(result.battles, before, tempo, holdAtWar);
 }
 
 /** What the table says and sounds as `battle` plays: each step as it turns, "War!" as a war is
@@ -98,6 +109,7 @@ export function finishWar(button, tempo = 1, { name } = {}) {
 
 /** Turn cards: your own flip when people share the table, else one battle. */
 export function turnCards(button) {
+  if (state.live) return liveFlip();
   if (ui.phase === "held") return finishWar(button);
   const round = state.round;
   if (round && !round.outcome && round.counts[0] > 0 && view(state).people.length > 1) return flip(0, button);

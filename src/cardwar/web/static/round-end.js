@@ -30,6 +30,11 @@ const again = () => state.round && dealOf(state.round, state.info?.presets.class
 
 export function drawRoundEnd(shown) {
   if (frozen() || !shown.ready) return;
+  if (state.live) { // a live table's rounds are the table's: no story, replay or link of them here
+    els.after.hidden = true;
+    els.story.hidden = true;
+    return;
+  }
   const over = shown.outcome !== null;
   els.after.hidden = !over;
   const deal = over ? again() : null;

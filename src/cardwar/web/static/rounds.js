@@ -4,6 +4,7 @@ import { act, landHeld, skipAnimation, stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { checkChoices } from "./house.js";
+import { joinLive, liveNext } from "./live.js";
 import { learnSeats, seatLabels } from "./seats.js";
 import { readShared } from "./share.js";
 import { sound } from "./sound.js";
@@ -15,8 +16,10 @@ import { matchScore } from "./tell.js";
  * deal to animate). */
 export async function load() {
   const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
+  const asked = new URL(window.location.href).searchParams;
+  if (asked.has("table") || asked.has("watch")) return joinLive(me, info, asked); // live.js
   sitDown(me, info);
-  const shared = new URL(window.location.href).searchParams.get("deal");
+  const shared = asked.get("deal");
   if (shared !== null) {
     window.history.replaceState(null, "", window.location.pathname); // a reload resumes, not re-deals
     if (await openShared(shared)) return null;
@@ -46,7 +49,7 @@ export function sitDown(me, info) {
 }
 
 /** The round just dealt, dealt out onto the table. */
-const dealing = () => stage.deal(state.round.counts, { onCard: () => sound("flip") });
+export const dealing = () => stage.deal(state.round.counts, { onCard: () => sound("flip") });
 
 /** The people at the table as the house rules seat them, for a new round or match's body; none
  * from a server that keeps no seats (it would refuse the field). */
@@ -106,6 +109,7 @@ export async function afterRoundEnds() {
 /** New round: the match's next round while a match is in play, else a fresh deal. `fresh`
  * (from House rules) always starts afresh with the rules just chosen. */
 export async function newRound({ fresh = false } = {}) {
+  if (state.live && !fresh) return liveNext(); // the host deals at a live table
   stopAuto({ quiet: true });
   landHeld();
   if (moving()) { // the question tells the battle the table shows

@@ -16,6 +16,7 @@ export let state = {
   resumed: false,
   error: null,
   unreachable: false, // the server could not be reached: offline.js tries again until it answers
+  live: null, // a live table (live.js), in this device's seat order; null at one device
 };
 
 /**

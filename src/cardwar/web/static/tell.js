@@ -5,9 +5,8 @@ import { cardLabel, rankPhrase } from "./art.js";
 import { knockedOut } from "./battle.js";
 import { cardsElsewhere } from "./house.js";
 import { peopleAt, seatNames } from "./seats.js";
-import { capital, joinAnd, plural } from "./words.js";
+import { capital, joinAnd, plural, them, you } from "./words.js";
 
-const you = (name) => name === "You";
 function beaten(step, winner) {
   const others = [];
   step.up.forEach((code, seat) => {
@@ -181,9 +180,6 @@ export function describeRun(run, names, { last = true, outAt = null } = {}) {
   return `Battles ${run.from}–${run.to}: ${tally}${run.wars > 0 ? `, with ${plural(run.wars, "war")}` : ""}${wentOut}.${gone}${told}`;
 }
 
-/** A name as the object of a sentence: "you", "the computer", "Mia". */
-const them = (name) => (you(name) ? "you" : name);
-
 /** "8 more than the computer": how far the biggest pile is ahead of the next. */
 function lead(counts, winner, names) {
   const others = counts.filter((_, seat) => seat !== winner);
@@ -313,8 +309,9 @@ export function battleNumber(round) {
   return limit === null ? `Battle ${round.battles}` : `Battle ${round.battles} of ${limit}`;
 }
 
-/** The words of a fresh deal: who is dealt what, where it came from, and what to press. */
-export function freshDeal(round, origin, match) {
+/** The words of a fresh deal: who is dealt what, where it came from, and what to press (`press`
+ * when the table has its own words for it: a live table). */
+export function freshDeal(round, origin, match, press = null) {
   const { rules, counts } = round;
   const names = seatNames(rules.players, round.seats);
   const people = peopleAt(rules.players, round.seats);
@@ -328,7 +325,7 @@ export function freshDeal(round, origin, match) {
     else if (people.length === 1) who = `${hand} for ${them(names[0])} and ${computers} computer players`;
     else who = `${hand} for ${joinAnd([...people.map((seat) => them(names[seat])), ...(computers > 0 ? [plural(computers, "computer")] : [])])}`;
   }
-  const press = people.length > 1
+  press ??= people.length > 1
     ? "Everyone flips with their own Flip button; the cards turn once all of you have."
     : "Press Turn cards to play the first battle.";
   if (origin === "replay") return `The same deal again: the same ${who}, in the same order. ${press}`;

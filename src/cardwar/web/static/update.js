@@ -3,6 +3,7 @@
 // drawers (table.js and the others) put the view on the page.
 import { laidBySeat } from "./battle.js";
 import { guideText } from "./house.js";
+import { lateWords, linkWords, roundOverWords, waitingWords } from "./live-words.js";
 import { peopleAt, seatLabels, seatNames } from "./seats.js";
 import {
   battleNumber,
@@ -64,6 +65,8 @@ export function update(state, message) {
       return { ...state, round: message.round };
     case "noted":
       return { ...state, note: message.note };
+    case "live": // a live table's own state (live.js), merged; null: back at one device
+      return { ...state, live: message.live === null ? null : { ...(state.live ?? {}), ...message.live } };
     case "played": {
       // `run`: "new" for Play to end's first request, "more" for each after it; its battles add up.
       const lastBattle = message.battles.length > 0 ? message.battles.at(-1) : state.lastBattle;
@@ -101,6 +104,11 @@ export function update(state, message) {
   }
 }
 
+/** What a fresh deal at a live table asks of this device. */
+const livePress = (live) => (live.you === null
+  ? "The cards turn once everyone at the table has turned."
+  : "Each of you turns on your own screen: press Turn cards, and the cards turn once everyone has.");
+
 /** True when these battles (`run`) put the last person at the table out while the computers
  * play on: runs stop there (play.js), and the table says what can be pressed now. */
 function lastPersonOut(round, run, people) {
@@ -131,8 +139,11 @@ export function view(state) {
   const inMatch = match !== null && round.match_id === match.id;
   const afterMatch = inMatch && over ? matchAfterRound(match, round, names) : null;
   const run = state.run ?? null;
+  const live = state.live ?? null;
+  const liveSaid = live && (linkWords(live) ?? (over ? null : waitingWords(live, names)));
   let message;
   if (state.error) message = state.error;
+  else if (liveSaid) message = liveSaid;
   else if (state.note) message = state.note;
   else if (battles.length > 0 && state.stopped) {
     message = `${describeRun(run, names, { last: false, outAt: round.out_at })} Stopped at battle ${round.battles}. Press Play to end to go on, or Turn cards for one battle.`;
@@ -140,7 +151,9 @@ export function view(state) {
     // While Play to end turns battle by battle, each is told as it lands; its whole run after.
     message = state.running && battles.length === 1 ? describeBattle(battles[0], names) : describeRun(run, names, { outAt: round.out_at });
     if (lastPersonOut(round, run, peopleAt(rules.players, round.seats))) message += ` ${OTHERS_PLAY_ON}`;
-  } else if (round.battles === 0 && !over) message = freshDeal(round, state.origin, inMatch ? match : null);
+    if (live) message = `${lateWords(live.late, names)}${message}${over ? ` ${roundOverWords(live, names, afterMatch, inMatch ? match : null)}` : ""}`;
+  } else if (live && over) message = roundOverWords(live, names, afterMatch, inMatch ? match : null);
+  else if (round.battles === 0 && !over) message = freshDeal(round, state.origin, inMatch ? match : null, live && livePress(live));
   else if (over && ["time_up", "most_cards_tie"].includes(round.outcome.reason) && state.clockRang) message = `Time is up, so the cards were counted. ${afterMatch ? afterMatch.message : "Press Play again for a new deal."}`;
   else if (afterMatch) message = afterMatch.message;
   else if (over && match && !match.over) message = "This round is over. Press New round to go back to your match.";
@@ -155,7 +168,8 @@ export function view(state) {
     players: rules.players,
     names,
     labels: seatLabels(rules.players, round.seats),
-    people: peopleAt(rules.players, round.seats),
+    // At a live table only this device's own seat is turned from here (none for a watcher).
+    people: live ? (live.you === null ? [] : [0]) : peopleAt(rules.players, round.seats),
     counts: round.counts,
     out: round.counts.map((count) => count === 0),
     battleNumber: battleNumber(round),

@@ -32,3 +32,9 @@ export function joinAnd(items) {
 export function joinOr(items) {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")}, or ${items.at(-1)}`;
 }
+
+/** True for the name the page gives this device's own seat. */
+export const you = (name) => name === "You";
+
+/** A name as the object of a sentence: "you", "the computer", "Mia". */
+export const them = (name) => (you(name) ? "you" : name);

@@ -1,0 +1,90 @@
+// What a live table says that a table at one device never does (docs/api.md#live-tables): who
+// it waits for, the connection, the host's buttons, each seat's state. Pure functions of the
+// state's `live` part (live.js keeps it, in the device's own seat order) and the seats' names.
+import { capital, joinAnd, them, you } from "./words.js";
+
+/** The host's name as the others call it ("Ann"), or "the host" when it is this device's. */
+export const hostName = (live, names) => {
+  const place = live.turn.local(0);
+  return you(names[place]) ? "you" : names[place];
+};
+
+/** The caption while someone has turned for the next battle and others have not. */
+export function waitingWords(live, names) {
+  const { flipped, waiting } = live;
+  if (flipped.length === 0 || waiting.length === 0) return null;
+  const waited = joinAnd(waiting.map((place) => them(names[place])));
+  const away = waiting.filter((place) => live.seats[place]?.away).map((place) => names[place]);
+  const gone = away.length === 0 ? "" : ` ${joinAnd(away)} lost touch: the table waits for ${away.length === 1 ? "them" : "them all"} to come back.`;
+  if (flipped.includes(0) && live.you !== null) return `Waiting for ${waited}…${gone}`;
+  const ready = flipped.map((place) => names[place]);
+  const are = ready.length === 1 ? "is" : "are";
+  if (waiting.includes(0) && live.you !== null) return `${capital(joinAnd(ready))} ${are} ready: your turn. Press Turn cards.`;
+  return `${capital(joinAnd(ready))} ${are} ready. Waiting for ${waited}.${gone}`;
+}
+
+/** The caption while this device is out of touch with the table, or after it has closed; null
+ * while it is in touch. */
+export function linkWords(live) {
+  switch (live.link) {
+    case "lost":
+      return "Reconnecting… Your seat is kept, and the table goes on from where it is once this device is back.";
+    case "closed":
+      return live.reason === "idle"
+        ? "This table has closed: nobody played at it for an hour. Press Leave to go back to your own table."
+        : "This table has closed: its host closed it. Press Leave to go back to your own table.";
+    case "gone":
+      return live.reason;
+    default:
+      return null;
+  }
+}
+
+/** What the caption says once a round at a live table is over: the match's standing, and who
+ * deals next (the host; this device when it is the host's). */
+export function roundOverWords(live, names, afterMatch, match) {
+  const host = hostName(live, names);
+  const ends = afterMatch?.ends ? `${afterMatch.ends} ` : "";
+  if (!live.host) return `${ends}${capital(host)} deals the next round.`;
+  if (match && !match.over) return `${ends}Press Next round for round ${match.rounds.length + 1} of the best of ${match.best_of}.`;
+  return `${ends}Press Play again to deal again at this table.`;
+}
+
+/** Why the clock turned cards: "Time ran out for Mia, so the table turned her card." */
+export function lateWords(late, names) {
+  if (!late || late.length === 0) return "";
+  const who = joinAnd(late.map((place) => them(names[place])));
+  return late.length === 1 && late[0] === 0
+    ? "Time ran out, so the table turned your card. "
+    : `Time ran out for ${who}, so the table turned ${late.length === 1 ? "that card" : "their cards"}. `;
+}
+
+/** What the host's buttons say to everyone else at the table. */
+export function hostOnlyWords(live, names) {
+  const host = capital(hostName(live, names));
+  if (live.you === null) return `You are watching: the people at the table turn the cards. ${host} opened it.`;
+  return `${host} opened this table: Play 10 battles, Play to end and the next round are the host's.`;
+}
+
+/**
+ * Each seat's state, in the device's order: null for a computer's seat or this device's own,
+ * else `{text, give}`: "Free seat", "Reconnecting…", "Ready", "To turn" (with the seconds the
+ * clock leaves), and `give` true when the host may hand the seat to the computer now.
+ */
+export function seatStates(live, now) {
+  return live.seats.map((seat, place) => {
+    if (seat.kind !== "person") return null;
+    const left = live.deadline === null ? null : Math.max(0, Math.ceil((live.deadline - now) / 1000));
+    if (!seat.taken) return { text: "Free seat", give: live.host };
+    if (seat.away) {
+      const since = live.awaySince[place] ?? now;
+      return { text: "Reconnecting…", give: live.host && now - since >= live.giveAfterMs };
+    }
+    if (place === 0 && live.you !== null) return null; // your own: Turn cards says it
+    if (live.flipped.includes(place)) return { text: "Ready", give: false };
+    if (live.waiting.includes(place) && live.flipped.length > 0) {
+      return { text: left === null ? "To turn" : `To turn · ${left} s`, give: false };
+    }
+    return null;
+  });
+}

@@ -1,0 +1,521 @@
+// A live table (docs/api.md#live-tables): people each on their own device at one table. This
+// device's socket to it, what the table says over it, and what this device asks of it. The
+// table's messages are turned to this device's seat order (live-seats.js) and put in the state
+// as the table at one device puts its own: the same drawing, words, sounds and moments.
+import { act, skipAnimation } from "./act.js";
+import { ApiError, api } from "./api.js";
+import { askConfirm } from "./confirm.js";
+import { $ } from "./dom.js";
+import { namedSeats, turnBattle, turnFor, turnList, turnMatch, turnRound } from "./live-seats.js";
+import { hostOnlyWords, seatStates } from "./live-words.js";
+import { RUN_TEMPO, landPlayed } from "./play.js";
+import { dealing, load } from "./rounds.js";
+import { defaultSeatName, learnSeats } from "./seats.js";
+import { sound } from "./sound.js";
+import { dispatch, enter, moving, state, ui } from "./state.js";
+import { announce, controls, flipsKey } from "./table.js";
+import { view } from "./update.js";
+
+const els = {
+  bar: $("live-bar"),
+  title: $("live-title"),
+  link: $("live-link"),
+  invite: $("live-invite"),
+  leave: $("live-leave"),
+  hostOnly: $("host-only"),
+  reactions: $("reactions"),
+  together: $("together-row"),
+  table: $("table"),
+};
+
+// Tries again after 1 s, then 2, 4 and 8, then every 15 s (a test may shorten them).
+export const retry = { firstMs: 1000, mostMs: 15000 };
+const PING_MS = 25000; // a word now and then, so that nothing between closes a quiet socket
+const REACTION_MS = 2500; // how long a reaction shows on its seat
+const GIVE_AFTER_MS = 120000; // away this long, the host may give the seat to the computer
+
+let socket = null; // the socket this device has open to the table, or null
+let tries = 0;
+let retryTimer = 0;
+let pingTimer = 0;
+let inbox = Promise.resolve(); // the table's messages, handled one after another, in order
+const reactionTimers = new Map();
+
+/** The socket's address: a person's (or a visitor's, who then watches) by the invite code, or
+ * a watcher's by the watch code. */
+function socketUrl(live) {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const path = live.code
+    ? `/api/tables/${encodeURIComponent(live.code)}/live`
+    : `/api/watch/${encodeURIComponent(live.watch)}/live`;
+  return `${scheme}://${window.location.host}${path}`;
+}
+
+function setLive(part) {
+  dispatch({ type: "live", live: part });
+}
+
+/** Send `message` to the table; false when this device is not in touch with it. */
+function send(message) {
+  if (socket?.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = 0;
+  const live = state.live;
+  if (!live || ["closed", "gone"].includes(live.link)) return;
+  const ws = new WebSocket(socketUrl(live));
+  socket = ws;
+  ws.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return; // not the table's: nothing it says is anything but JSON
+    }
+    inbox = inbox.then(() => (ws === socket ? receive(message) : null)).catch(report);
+  });
+  ws.addEventListener("close", (event) => {
+    if (ws !== socket) return;
+    socket = null;
+    clearInterval(pingTimer);
+    inbox = inbox.then(() => lostSocket(event.code)).catch(report);
+  });
+}
+
+function report(error) {
+  if (!(error instanceof ApiError)) throw error;
+  dispatch({ type: "failed", error: error.message });
+}
+
+/** The socket closed: the table is gone (closed, or no table has the code), or this device
+ * lost touch with it and tries again by itself. */
+function lostSocket(code) {
+  const live = state.live;
+  if (!live || ["closed", "gone"].includes(live.link)) return;
+  if (code === 4410) {
+    setLive({ link: "closed", reason: live.reason ?? "host" });
+    announce("This table has closed.");
+    return;
+  }
+  if (code === 4404) {
+    setLive({ link: "gone", reason: "No table has this link: it may be cut short, or the table was closed long ago. Press Leave to go back to your own table." });
+    return;
+  }
+  setLive({ link: "lost" });
+  if (tries === 0) announce("Reconnecting…");
+  retryTimer = setTimeout(connect, Math.min(retry.firstMs * 2 ** tries, retry.mostMs));
+  tries += 1;
+}
+
+/** Try again at once while out of touch (the browser back online, the page shown again). */
+export function reconnectNow() {
+  if (state.live?.link === "lost" && socket === null) connect();
+}
+
+/** What the table says, turned to this device's order and put on the page. */
+async function receive(message) {
+  const live = state.live;
+  if (!live) return;
+  switch (message.type) {
+    case "welcome":
+      setLive({ you: message.you.seat, host: message.you.host });
+      return;
+    case "table":
+      await tableArrived(message);
+      return;
+    case "flipped":
+      flipped(message);
+      return;
+    case "played":
+      await played(message);
+      return;
+    case "seated":
+    case "given":
+      seatChanged(message);
+      return;
+    case "away":
+    case "back":
+      awayOrBack(message);
+      return;
+    case "reaction":
+      reacted(message);
+      return;
+    case "closed":
+      setLive({ link: "closed", reason: message.reason });
+      announce("This table has closed.");
+      return;
+    case "error":
+      dispatch({ type: "failed", error: message.message });
+      announce(message.message);
+      return;
+    default: // pong, and anything a newer server says that this page does not know
+  }
+}
+
+/** The seats as the table names them, in this device's order, from the server's. */
+function seatsOf(live, serverSeats) {
+  const players = serverSeats.length;
+  const named = namedSeats(live.turn, serverSeats, live.you, (kind, seat) => defaultSeatName(kind, seat, players));
+  const seats = turnList(live.turn, serverSeats).map((seat, place) => ({ ...seat, name: named[place].name }));
+  return { named, seats };
+}
+
+/** The whole table: on joining, on coming back, and when the host deals the next round. */
+async function tableArrived(message) {
+  const was = state.live;
+  const players = message.rules.players;
+  const turn = turnFor(was.you, players);
+  const base = { ...was, turn, serverSeats: message.seats, watch: message.watch, clockS: message.clock_s };
+  const { named, seats } = seatsOf(base, message.seats);
+  const matchId = message.match ? `live-match-${message.match.seed}` : null;
+  const round = turnRound(turn, message.round, named, matchId);
+  const match = turnMatch(turn, message.match, named, round.id);
+  const now = performance.now();
+  const back = was.link === "lost";
+  tries = 0;
+  clearInterval(pingTimer);
+  pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
+  setLive({
+    ...base,
+    link: "open",
+    seats,
+    flipped: message.flipped.map(turn.local),
+    waiting: message.waiting.map(turn.local),
+    deadline: message.clock_left_s === null ? null : now + message.clock_left_s * 1000,
+    awaySince: Object.fromEntries(seats.flatMap((seat, place) => (seat.away ? [[place, now]] : []))),
+    late: null,
+  });
+  keepFlips();
+  if (message.event === "dealt") {
+    await act(async () => {
+      enter("dealing");
+      dispatch({ type: "dealt", round, match });
+      return dealing;
+    });
+    return;
+  }
+  if (moving()) skipAnimation();
+  await ui.action.done;
+  dispatch({
+    type: "loaded",
+    round,
+    lastBattle: turnBattle(turn, message.last_battle),
+    scoreboard: state.scoreboard,
+    houseRules: state.houseRules,
+    match,
+    info: state.info,
+  });
+  if (round.outcome) ui.endShown = round.id; // told before: no fanfare for it again
+  if (back) {
+    const words = round.outcome === null && round.battles > 0
+      ? `Back at the table: the round goes on after battle ${round.battles}.`
+      : "Back at the table.";
+    dispatch({ type: "noted", note: words });
+    announce(words);
+  }
+}
+
+/** The seats that have turned, as play.js's flips: Turn cards waits once yours is in. */
+function keepFlips() {
+  const round = state.round;
+  if (round) ui.flips = { key: flipsKey(round), done: new Set(state.live.flipped) };
+}
+
+function flipped(message) {
+  const live = state.live;
+  const place = live.turn.local(message.seat);
+  const deadline = live.deadline ?? (live.clockS === null ? null : performance.now() + live.clockS * 1000);
+  if (place !== 0 || live.you === null) sound("flip"); // your own sounded as you pressed
+  setLive({ flipped: [...new Set([...live.flipped, place])], waiting: message.waiting.map(live.turn.local), deadline });
+  keepFlips();
+  announce(view(state).message);
+}
+
+/** Battles played at the table: the same battle on every device, told and sounded the same. */
+async function played(message) {
+  const live = state.live;
+  const turn = live.turn;
+  // A press while the last battle lands skips it: this one is shown whole.
+  if (moving()) skipAnimation();
+  await ui.action.done;
+  const before = state.round.counts;
+  const round = turnRound(turn, message.round, state.round.seats, state.round.match_id);
+  const battles = message.battles.map((battle) => turnBattle(turn, battle));
+  setLive({ flipped: [], waiting: [], deadline: null, late: message.late.length > 0 ? message.late.map(turn.local) : null });
+  keepFlips();
+  const match = message.match ? turnMatch(turn, message.match, state.round.seats, round.id) : null;
+  const tempo = message.played > 1 ? RUN_TEMPO : 1;
+  await act(async () => {
+    if (match) dispatch({ type: "matched", match });
+    return landPlayed({ round, battles }, before, tempo, { ended: scoreAgain });
+  });
+}
+
+/** Once a round ends: this browser's scoreboard as the server keeps it (the host's counts the
+ * table's rounds, and each person's tally by name). */
+async function scoreAgain() {
+  const me = await api("GET", "/api/me", undefined, { background: true });
+  dispatch({ type: "scored", scoreboard: me.scoreboard });
+}
+
+function seatChanged(message) {
+  const live = state.live;
+  const place = live.turn.local(message.seat);
+  const serverSeats = live.serverSeats.map((seat, index) => (index === message.seat
+    ? { ...seat, kind: message.type === "given" ? "computer" : "person", name: message.name, taken: message.type === "seated", away: false }
+    : seat));
+  const { named, seats } = seatsOf(live, serverSeats);
+  setLive({ serverSeats, seats });
+  if (state.round) dispatch({ type: "refreshed", round: { ...state.round, seats: named } });
+  if (state.match) dispatch({ type: "matched", match: { ...state.match, seats: named } });
+  const name = named[place].name;
+  const words = message.type === "given"
+    ? `${name} plays that seat now.`
+    : place === 0 && live.you !== null ? `You sat down as ${message.name}.` : `${name} sat down.`;
+  dispatch({ type: "noted", note: words });
+  announce(words);
+}
+
+function awayOrBack(message) {
+  const live = state.live;
+  const place = live.turn.local(message.seat);
+  const away = message.type === "away";
+  const serverSeats = live.serverSeats.map((seat, index) => (index === message.seat ? { ...seat, away } : seat));
+  const awaySince = { ...live.awaySince };
+  if (away) awaySince[place] = performance.now();
+  else delete awaySince[place];
+  setLive({ serverSeats, seats: seatsOf(live, serverSeats).seats, awaySince });
+  if (place === 0 && live.you !== null) return; // your own: the table you came back to says so
+  const name = state.live.seats[place].name;
+  const words = away ? `${name} lost touch: the seat waits for them.` : `${name} is back.`;
+  dispatch({ type: "noted", note: words });
+  announce(words);
+}
+
+function reacted(message) {
+  const place = state.live.turn.local(message.seat);
+  const shown = els.table.querySelector(`.reaction[data-seat="${place}"]`);
+  if (!shown) return;
+  shown.textContent = message.emoji;
+  shown.hidden = false;
+  shown.classList.remove("pop");
+  void shown.offsetWidth; // the pop plays again for a second reaction
+  shown.classList.add("pop");
+  clearTimeout(reactionTimers.get(place));
+  reactionTimers.set(place, setTimeout(() => { shown.hidden = true; }, REACTION_MS));
+}
+
+// -- what this device asks of the table ---------------------------------------------------------
+
+/** Your turn at a live table (Turn cards, Space, T, a tap on your pile): the battle plays once
+ * everyone still in has turned. */
+export async function liveFlip() {
+  if (moving()) { // the last battle lands first: this turn is for the next
+    skipAnimation();
+    await ui.action.done;
+  }
+  const live = state.live;
+  const round = state.round;
+  if (!live || live.link !== "open" || !round || round.outcome) return;
+  if (live.you === null) {
+    say("You are watching: only the people at the table turn its cards.");
+    return;
+  }
+  if (round.counts[0] === 0) {
+    say("You are out of cards this round: the others play on.");
+    return;
+  }
+  if (live.flipped.includes(0)) return;
+  if (!send({ type: "flip", battle: round.battles + 1 })) return;
+  sound("flip");
+  const waiting = live.waiting.length > 0 ? live.waiting.filter((place) => place !== 0) : [];
+  setLive({ flipped: [...live.flipped, 0], waiting });
+  keepFlips();
+}
+
+function say(words) {
+  dispatch({ type: "noted", note: words });
+  announce(words);
+}
+
+/** Play 10 battles, or to the end (`toEnd`): the host's at a live table. */
+export function livePlay(toEnd) {
+  const live = state.live;
+  if (!live || live.link !== "open") return;
+  if (!live.host) {
+    say(hostOnlyWords(live, view(state).names));
+    return;
+  }
+  if (!state.round || state.round.outcome) return;
+  send({ type: "play", to_end: toEnd });
+}
+
+/** New round (and the result's Play again or Next round): the host deals the next round once
+ * this one is over. */
+export function liveNext() {
+  const live = state.live;
+  if (!live || live.link !== "open") return;
+  if (!live.host) {
+    say(hostOnlyWords(live, view(state).names));
+    return;
+  }
+  if (state.round && state.round.outcome === null) {
+    say("This round is still being played: Play to end finishes it, then you deal the next.");
+    return;
+  }
+  send({ type: "next" });
+}
+
+/** A reaction, shown on your seat on every device. */
+export function react(emoji) {
+  if (state.live?.you !== null) send({ type: "react", emoji });
+}
+
+/** The host gives seat `place` (this device's order) to the computer. */
+export function giveSeat(place) {
+  const live = state.live;
+  if (live?.host) send({ type: "give", seat: live.turn.server(place) });
+}
+
+// -- joining and leaving ------------------------------------------------------------------------
+
+/** At a live table from now: `live` holds its codes and this browser's seat there. */
+export function sitAt(live, table = null) {
+  socket?.close(1000);
+  socket = null;
+  tries = 0;
+  const players = (table?.rules ?? { players: 2 }).players;
+  dispatch({ type: "live", live: null });
+  setLive({
+    code: null, watch: null, you: null, host: false, link: "connecting", reason: null,
+    turn: turnFor(live.you ?? null, players), serverSeats: [], seats: [], flipped: [], waiting: [],
+    clockS: null, deadline: null, awaySince: {}, late: null, giveAfterMs: GIVE_AFTER_MS, ...live,
+  });
+  const url = live.code ? `/?table=${encodeURIComponent(live.code)}` : `/?watch=${encodeURIComponent(live.watch)}`;
+  window.history.replaceState(null, "", url); // a reload comes back to the table
+  connect();
+}
+
+/** The page opened at an invite link (`?table=`) or a watch link (`?watch=`): the table behind,
+ * and for a browser with no seat there, the question of a seat and a name (invite.js). */
+export async function joinLive(me, info, asked) {
+  learnSeats(info.seats);
+  dispatch({ type: "loaded", round: null, lastBattle: null, scoreboard: me.scoreboard, houseRules: me.house_rules, match: null, info });
+  const watch = asked.get("watch");
+  if (watch !== null) {
+    sitAt({ watch, you: null });
+    return null;
+  }
+  const code = asked.get("table");
+  let seen;
+  try {
+    seen = await api("GET", `/api/tables/${encodeURIComponent(code)}`);
+  } catch (error) {
+    if (!(error instanceof ApiError) || ![404, 410, 422].includes(error.status)) throw error;
+    dispatch({ type: "live", live: { code, link: error.status === 410 ? "closed" : "gone", reason: error.status === 410 ? "host" : "No table has this link: it may be cut short, or the table was closed long ago. Press Leave to go back to your own table.", seats: [], flipped: [], waiting: [], you: null, host: false, turn: turnFor(null, 2) } });
+    return null;
+  }
+  sitAt({ code, watch: seen.table.watch, you: seen.you.seat, host: seen.you.host, invite: seen.invite }, seen.table);
+  if (seen.you.seat === null) joining.ask?.(seen);
+  return null;
+}
+
+/** Where invite.js asks a visitor for a seat (set there, to keep this module free of dialogs). */
+export const joining = { ask: null };
+
+/** Leave the table for this device's own: the host is asked first, and closes it for everyone. */
+export async function leaveTable() {
+  const live = state.live;
+  if (!live) return;
+  if (live.host && live.link === "open") {
+    const yes = await askConfirm({
+      opener: els.leave,
+      title: "Close this table?",
+      text: "Everyone at it is told the table has closed. The rounds played at it still count.",
+      yes: "Close the table",
+      no: "Keep playing",
+    });
+    if (!yes) return;
+    send({ type: "close" });
+  }
+  const closing = socket;
+  socket = null;
+  closing?.close(1000);
+  clearTimeout(retryTimer);
+  clearInterval(pingTimer);
+  dispatch({ type: "live", live: null });
+  window.history.replaceState(null, "", window.location.pathname);
+  ui.endShown = null;
+  await act(load);
+}
+
+// -- drawing ------------------------------------------------------------------------------------
+
+const LINK_WORDS = { connecting: "Connecting…", open: "", lost: "Reconnecting…", closed: "Closed", gone: "Not found" };
+
+/** The live bar, each seat's state and the buttons only the host has; after table.js's drawer. */
+export function drawLive(shown) {
+  const live = state.live;
+  els.bar.hidden = !live;
+  els.together.hidden = Boolean(live);
+  els.hostOnly.hidden = !live || (live.host && live.you !== null);
+  els.reactions.hidden = !live || live.you === null || live.link !== "open";
+  document.body.classList.toggle("at-live-table", Boolean(live));
+  if (!live) {
+    for (const status of els.table.querySelectorAll(".seat-status")) status.hidden = true;
+    controls.deal.disabled = false;
+    controls.again.hidden = false;
+    return;
+  }
+  const names = shown.ready ? shown.names : [];
+  const host = live.turn && names.length > 0 ? names[live.turn.local(0)] : "";
+  els.title.textContent = live.you === null ? `Watching ${host ? `${host}'s ` : "a "}table`
+    : live.host ? "Your live table" : `${host}'s table`;
+  els.link.textContent = LINK_WORDS[live.link] ?? "";
+  els.bar.dataset.link = live.link;
+  els.invite.hidden = !live.code || !["open", "lost"].includes(live.link);
+  els.leave.textContent = live.host && live.link === "open" ? "Close table" : "Leave";
+  if (shown.ready && !els.hostOnly.hidden) els.hostOnly.textContent = hostOnlyWords(live, names);
+  const open = live.link === "open";
+  const guest = !live.host;
+  controls.ten.disabled ||= guest;
+  controls.auto.disabled ||= guest;
+  controls.deal.disabled = guest || !open;
+  controls.turn.disabled ||= live.you === null;
+  controls.again.hidden = guest;
+  if (!open) for (const button of Object.values(controls)) button.setAttribute("aria-disabled", "true");
+  drawSeatStates();
+}
+
+/** Each seat's state on the table ("Ready", "Reconnecting…"), with the host's button to give a
+ * free or long-away seat to the computer; called by the page's clock too. */
+export function drawSeatStates() {
+  const live = state.live;
+  if (!live?.seats) return;
+  const states = seatStates(live, performance.now());
+  els.table.querySelectorAll(".seat-status").forEach((box) => {
+    const place = Number(box.dataset.seat);
+    const seatState = states[place] ?? null;
+    box.hidden = seatState === null;
+    if (seatState === null) return;
+    box.dataset.state = seatState.text.split(" ")[0].replace("…", "").toLowerCase();
+    const text = box.querySelector("span") ?? document.createElement("span");
+    text.textContent = seatState.text;
+    if (!text.isConnected) box.prepend(text);
+    let give = box.querySelector("button");
+    if (seatState.give && !give) {
+      give = document.createElement("button");
+      give.type = "button";
+      give.className = "quiet small give";
+      give.dataset.give = String(place);
+      give.textContent = "Let the computer play";
+      box.append(give);
+    } else if (!seatState.give && give) {
+      give.remove();
+    }
+  });
+}

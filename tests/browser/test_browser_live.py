@@ -1,0 +1,378 @@
+"""Live tables in the page (docs/api.md#live-tables): two browser contexts are two devices on
+the real server, a host at a desktop and a guest on a phone, or a person and a watcher.
+
+Every wait is for something the page shows (Playwright's `expect`), never for time; the turn
+clock is the one thing a test lets run, and it is the server's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+
+from browsing import DESKTOP, PHONE, Watch, audit, button, open_page, settle
+from live import HANG_S, LiveServer
+
+WAIT_MS = HANG_S * 1000
+
+
+def open_table(page: Page, name: str = "Ann", clock: str = "") -> tuple[str, str]:
+    """Open a live table from the page's Play with others; returns its invite and watch links
+    (the invite dialog is left open)."""
+    button(page, "Play with others").click()
+    dialog = page.get_by_role("dialog", name="Play with others")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Your name").fill(name)
+    if clock:
+        dialog.get_by_label("Turn clock").select_option(clock)
+    dialog.get_by_role("button", name="Open the table").click()
+    invite = page.get_by_role("dialog", name="Invite to your table")
+    expect(invite).to_be_visible()
+    link = invite.get_by_label("Invite link").input_value()
+    watch = invite.get_by_label("Link to watch (no seat, no turning)").input_value()
+    return link, watch
+
+
+def close_invite(page: Page) -> None:
+    invite = page.get_by_role("dialog", name="Invite to your table")
+    invite.get_by_role("button", name="Close").click()
+    expect(invite).to_be_hidden()
+
+
+def device(
+    browser: Browser,
+    server: LiveServer,
+    kind: dict[str, Any],
+    route: Callable[..., Any] | None = None,
+) -> tuple[Page, Watch]:
+    """A new browser context (another device, its own cookie) on a blank page of the server."""
+    context = browser.new_context(**kind, reduced_motion="reduce")  # type: ignore[arg-type]  # Playwright's options are typed per keyword
+    page = context.new_page()
+    watch = Watch(page)
+    if route is not None:
+        page.route_web_socket("**/live", route)
+    return page, watch
+
+
+def join(page: Page, link: str, name: str, host: str = "Ann") -> None:
+    """Open an invite link and sit down by `name` at the first free seat."""
+    page.goto(link)
+    dialog = page.get_by_role("dialog", name=f"Join {host}'s table")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Your name").fill(name)
+    dialog.get_by_role("button", name="Sit down").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("live-bar")).to_contain_text(f"{host}'s table")
+
+
+def caption(page: Page) -> Any:
+    return expect(page.get_by_test_id("message"))
+
+
+def laid(page: Page, slot: int) -> list[str]:
+    """The face-up cards laid at a slot of the page's table, by their codes."""
+    cards = page.locator(f"#laid-{slot} [data-code]")
+    return [str(code) for code in cards.evaluate_all("cards => cards.map(c => c.dataset.code)")]
+
+
+def turn(page: Page, touch: bool = False) -> None:
+    control = button(page, "Turn cards")
+    expect(control).to_be_enabled()
+    if touch:
+        control.tap()
+    else:
+        control.click()
+
+
+def test_two_devices_meet_through_the_invite_and_play_the_same_battle(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    link, _ = open_table(ann)
+    qr = ann.get_by_role("img", name="QR code of the invite link")
+    expect(qr).to_be_visible()
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 100")  # drawn, not broken
+    assert "?table=" in link and link.startswith(shared_server.url)
+    audit(ann)  # the invite dialog open
+    close_invite(ann)
+    expect(ann.get_by_test_id("live-bar")).to_contain_text("Your live table")
+    expect(ann.locator('.seat-status[data-seat="1"]')).to_contain_text("Free seat")
+
+    mia, mia_watch = device(browser, shared_server, PHONE)
+    mia.goto(link)
+    dialog = mia.get_by_role("dialog", name="Join Ann's table")
+    expect(dialog).to_contain_text("Ann (the host)")
+    expect(dialog).to_contain_text("Seat 2: free")
+    audit(mia)  # the join dialog open
+    dialog.get_by_role("button", name="Sit down").click()
+    expect(dialog.get_by_role("alert")).to_contain_text("Say who you are")  # no name, no seat
+    dialog.get_by_label("Your name").fill("Mia")
+    dialog.get_by_role("button", name="Sit down").click()
+    expect(dialog).to_be_hidden()
+    caption(ann).to_contain_text("Mia sat down.")
+    expect(ann.locator('.seat[data-seat="1"] .name')).to_have_text("Mia")
+    expect(mia.locator('.seat[data-seat="0"] .name')).to_have_text("You")  # her own seat, below
+    expect(mia.locator('.seat[data-seat="1"] .name')).to_have_text("Ann")
+
+    turn(ann)
+    caption(ann).to_have_text("Waiting for Mia…")
+    caption(mia).to_have_text("Ann is ready: your turn. Press Turn cards.")
+    expect(mia.locator('.seat-status[data-seat="1"]')).to_have_text("Ready")
+    expect(button(ann, "Turn cards")).to_have_attribute("aria-disabled", "true")  # flipped once
+    mia.locator('.seat[data-seat="0"] .stack').tap()  # her pile, as Turn cards
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+        settle(page)
+    # The same battle on both, each from their own side: Ann's card is Mia's other seat's.
+    assert laid(ann, 0) == laid(mia, 1) and laid(ann, 1) == laid(mia, 0)
+    counts = [ann.get_by_test_id(f"count-{seat}").inner_text() for seat in (0, 1)]
+    assert [mia.get_by_test_id(f"count-{seat}").inner_text() for seat in (1, 0)] == counts
+
+    # Play 10 battles and Play to end are the host's, and the guest's page says so.
+    expect(button(mia, "Play 10 battles")).to_be_disabled()
+    expect(mia.locator("#host-only")).to_have_text(
+        "Ann opened this table: Play 10 battles, Play to end and the next round are the host's."
+    )
+    button(ann, "Play 10 battles").click()
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Battle 11 of 500")
+    caption(mia).to_contain_text("Battles 2–11:")
+    audit(mia)
+    audit(ann)
+    assert mia.evaluate("localStorage.getItem('cardwar.name')") == "Mia"  # asked once a browser
+    ann_watch.check(shared_server)
+    mia_watch.check(shared_server)
+    ann.context.close()
+    mia.context.close()
+
+
+def test_a_reload_mid_round_comes_back_to_the_same_seat_and_the_battle_it_stood_at(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    link, _ = open_table(ann)
+    close_invite(ann)
+    mia, mia_watch = device(browser, shared_server, PHONE)
+    join(mia, link, "Mia")
+    for _ in range(3):
+        turn(ann)
+        caption(mia).to_contain_text("your turn")
+        turn(mia, touch=True)
+        expect(mia.get_by_test_id("battle-number")).to_contain_text("Battle ")
+        expect(ann.locator('.seat-status[data-seat="1"]')).to_be_hidden()
+    number = ann.get_by_test_id("battle-number").inner_text()
+    assert number == "Battle 3 of 500"
+    turn(ann)  # Ann has turned for battle 4 when Mia reloads
+    caption(mia).to_contain_text("your turn")
+    mia.reload()
+    expect(mia.get_by_role("dialog", name="Join Ann's table")).to_be_hidden()
+    expect(mia.get_by_test_id("battle-number")).to_have_text(number)
+    expect(mia.locator('.seat[data-seat="0"] .name')).to_have_text("You")
+    caption(mia).to_contain_text("your turn")  # Ann's turn was kept
+    caption(ann).to_have_text("Waiting for Mia…")  # what the table waits for comes first
+    turn(mia, touch=True)
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Battle 4 of 500")
+    ann.reload()  # the host too
+    expect(ann.get_by_test_id("battle-number")).to_have_text("Battle 4 of 500")
+    expect(ann.get_by_test_id("live-bar")).to_contain_text("Your live table")
+    caption(ann).to_contain_text("Welcome back")
+    ann_watch.check(shared_server)
+    mia_watch.check(shared_server)
+    ann.context.close()
+    mia.context.close()
+
+
+def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """Playwright's route_web_socket stands between Mia's page and the server: the test cuts it,
+    keeps it cut while the page tries again, then lets it through."""
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    link, _ = open_table(ann)
+    close_invite(ann)
+    cut = {"on": False}
+    through: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        if cut["on"]:
+            socket.close()
+            return
+        socket.connect_to_server()
+        through.append(socket)
+
+    mia, mia_watch = device(browser, shared_server, PHONE, route)
+    join(mia, link, "Mia")
+    turn(ann)
+    caption(mia).to_contain_text("your turn")
+    cut["on"] = True
+    for socket in through:
+        socket.close()
+    expect(mia.get_by_test_id("live-link")).to_have_text("Reconnecting…")
+    caption(mia).to_contain_text("Reconnecting… Your seat is kept")
+    expect(button(mia, "Turn cards")).to_have_attribute("aria-disabled", "true")
+    expect(ann.locator('.seat-status[data-seat="1"]')).to_contain_text("Reconnecting…")
+    caption(ann).to_have_text(
+        "Waiting for Mia… Mia lost touch: the table waits for them to come back."
+    )
+    audit(mia)
+    cut["on"] = False
+    mia.evaluate("dispatchEvent(new Event('online'))")  # as a phone back on its network
+    caption(mia).to_contain_text("your turn", timeout=WAIT_MS)  # the flip Ann made was kept
+    expect(mia.get_by_test_id("live-link")).to_have_text("")
+    expect(ann.locator('.seat-status[data-seat="1"]')).to_have_text("To turn")  # back, not away
+    caption(ann).to_have_text("Waiting for Mia…")
+    turn(mia, touch=True)
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    ann_watch.check(shared_server)
+    mia_watch.check(shared_server)
+    ann.context.close()
+    mia.context.close()
+
+
+def test_a_watcher_follows_the_table_and_a_full_table_offers_watching(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    link, watch_link = open_table(ann)
+    close_invite(ann)
+    mia, mia_watch = device(browser, shared_server, PHONE)
+    join(mia, link, "Mia")
+    sam, sam_watch = device(browser, shared_server, {**DESKTOP, "color_scheme": "dark"})
+    sam.goto(watch_link)
+    expect(sam.get_by_test_id("live-bar")).to_contain_text("Watching Ann's table")
+    expect(button(sam, "Turn cards")).to_be_disabled()
+    expect(sam.locator('.seat[data-seat="0"] .name')).to_have_text("Ann")
+    turn(ann)
+    caption(sam).to_have_text("Ann is ready. Waiting for Mia.")
+    turn(mia, touch=True)
+    expect(sam.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    settle(sam)
+    settle(ann)
+    assert laid(sam, 0) == laid(ann, 0) and laid(sam, 1) == laid(ann, 1)
+    audit(sam)
+    # Every seat taken: the invite link offers to watch instead.
+    leo, leo_watch = device(browser, shared_server, PHONE)
+    leo.goto(link)
+    dialog = leo.get_by_role("dialog", name="Join Ann's table")
+    expect(dialog.get_by_role("alert")).to_have_text(
+        "Every seat at Ann's table is taken: you can watch it live."
+    )
+    expect(dialog.get_by_role("button", name="Sit down")).to_be_hidden()
+    dialog.get_by_role("button", name="Watch the table").click()
+    expect(leo.get_by_test_id("live-bar")).to_contain_text("Watching Ann's table")
+    expect(leo.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    # The host closes the table: everyone is told, and Leave goes back to a table of one's own.
+    ann.get_by_role("button", name="Close table").click()
+    ann.get_by_role("dialog", name="Close this table?").get_by_role(
+        "button", name="Close the table"
+    ).click()
+    expect(ann.get_by_test_id("live-bar")).to_be_hidden()
+    expect(button(ann, "Play with others")).to_be_visible()
+    for page in (mia, sam, leo):
+        caption(page).to_contain_text("This table has closed: its host closed it.")
+    button(mia, "Leave").click()
+    expect(mia.get_by_test_id("live-bar")).to_be_hidden()
+    expect(mia.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    assert "table=" not in mia.url
+    for watch in (ann_watch, mia_watch, sam_watch, leo_watch):
+        watch.check(shared_server)
+    for page in (ann, mia, sam, leo):
+        page.context.close()
+
+
+def test_a_live_table_is_turned_to_each_device_s_own_seat(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """live-seats.js: every list by seat, and every seat named, is turned so that the device's
+    own seat comes first, and turned back for what it sends."""
+    page, watch = open_page(browser, shared_server, DESKTOP)
+    turned = page.evaluate(
+        """async () => {
+            const s = await import("/static/live-seats.js");
+            const turn = s.turnFor(2, 4);
+            const battle = { number: 5, winner: 3, counts: [10, 11, 12, 19], outcome: null,
+                steps: [{ up: ["AS", "KS", "QS", "JS"], down: [0, 0, 0, 0], short: [1, 2] }] };
+            const watcher = s.turnFor(null, 3);
+            return {
+                places: [0, 1, 2, 3].map(turn.local),
+                back: [0, 1, 2, 3].map((place) => turn.server(turn.local(place))),
+                battle: s.turnBattle(turn, battle),
+                watcher: [0, 1, 2].map(watcher.local),
+                named: s.namedSeats(s.turnFor(1, 2), [{ kind: "person", name: "Ann" },
+                    { kind: "person", name: "Mia" }], 1, () => "Player 2"),
+            };
+        }"""
+    )
+    assert turned["places"] == [2, 3, 0, 1]
+    assert turned["back"] == [0, 1, 2, 3]
+    assert turned["battle"]["steps"][0]["up"] == ["QS", "JS", "AS", "KS"]
+    assert turned["battle"]["steps"][0]["short"] == [3, 0]
+    assert turned["battle"]["counts"] == [12, 19, 10, 11]
+    assert turned["battle"]["winner"] == 1
+    assert turned["watcher"] == [0, 1, 2]
+    assert turned["named"] == [{"kind": "person", "name": "You"}, {"kind": "person", "name": "Ann"}]
+    watch.check(shared_server)
+    page.context.close()
+
+
+def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """Best of 3 at three seats: Mia is invited, the third seat is free until the host gives it
+    to the computer; the clock turns for whoever is late; the host plays the round out and
+    deals the next; a reaction shows on the seat that sent it."""
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    chosen = ann.request.put(
+        shared_server.url + "/api/me/house-rules", data={"rules": {"players": 3}, "best_of": 3}
+    )
+    assert chosen.status == 200, chosen.text()
+    ann.reload()
+    expect(button(ann, "Turn cards")).to_be_enabled()
+    button(ann, "Play with others").click()
+    dialog = ann.get_by_role("dialog", name="Play with others")
+    dialog.get_by_label("Your name").fill("Ann")
+    dialog.get_by_label("Turn clock").select_option("10")
+    dialog.get_by_label("Seat 3").select_option("person")  # a second guest, who never comes
+    dialog.get_by_role("button", name="Open the table").click()
+    invite = ann.get_by_role("dialog", name="Invite to your table")
+    link = invite.get_by_label("Invite link").input_value()
+    close_invite(ann)
+    mia, mia_watch = device(browser, shared_server, PHONE)
+    join(mia, link, "Mia")
+    expect(mia.get_by_test_id("match")).to_contain_text("Best of 3")
+    free = ann.locator('.seat-status[data-seat="2"]')
+    expect(free).to_contain_text("Free seat")
+    free.get_by_role("button", name="Let the computer play").click()
+    caption(ann).to_contain_text("plays that seat now.")
+    expect(free).to_be_hidden()
+
+    turn(mia, touch=True)
+    caption(ann).to_contain_text("Mia is ready: your turn.")
+    # Ann never turns: after 10 s the table turns her card for her, on every device.
+    caption(mia).to_contain_text(
+        "Time ran out for Ann, so the table turned that card.", timeout=WAIT_MS
+    )
+    caption(ann).to_contain_text("Time ran out, so the table turned your card.")
+
+    mia.get_by_role("button", name="Clap").tap()
+    expect(ann.locator('.reaction[data-seat="1"]')).to_have_text("👏")
+    expect(mia.locator('.reaction[data-seat="0"]')).to_have_text("👏")  # her own seat, below
+
+    button(ann, "Play to end").click()
+    expect(ann.get_by_test_id("outcome")).to_be_visible(timeout=WAIT_MS)
+    expect(mia.get_by_test_id("outcome")).to_be_visible()
+    caption(mia).to_contain_text("Ann deals the next round.")
+    expect(mia.get_by_role("button", name="Next round")).to_be_hidden()
+    expect(ann.get_by_test_id("match")).to_contain_text("round 1")
+    ann.get_by_test_id("outcome").get_by_role("button", name="Next round").click()
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+        caption(page).to_contain_text("Round 2 of the best of 3")
+    audit(ann)
+    ann_watch.check(shared_server)
+    mia_watch.check(shared_server)
+    ann.context.close()
+    mia.context.close()
