@@ -78,6 +78,74 @@ def test_hostile_benchmark_prints_players_attacker_memory_storage_and_targets() 
         assert f"target: {goal}: target " in out, goal
 
 
+def test_hostile_benchmark_live_mode_prints_the_tables_the_socket_attacks_and_targets() -> None:
+    out = run(
+        "hostile.py",
+        *("--players", "2", "--seconds", "3", "--baseline-seconds", "2", "--think-ms", "100"),
+        *("--long-requests", "1", "--flood", "20", "--body-mb", "1", "--live-tables", "2"),
+        *("--socket-attacks", "2", "--socket-flood", "30", "--fanout-plays", "3"),
+    )
+    assert "target: players' p99 under 100 ms: target " in out  # the HTTP attacks still run
+    for line in ("  live baseline ", "  live under attack ", "live under attack / baseline: p99"):
+        assert line in out, line
+    assert out.count("flips)") == 2
+    # Each attack on the sockets is counted, and the server turns each away as it should.
+    for attack in (
+        "2 sockets to an honest table from another page's Origin: refused 403 x2",
+        "2 sockets with no Origin: refused 403 x2",
+        "2 sockets to made-up table codes: closed 4404 x2",
+        "2 sockets to made-up watch codes: closed 4404 x2",
+        "2 5 KB messages (its own seat): closed 1009 x2",
+        "2 floods of 60 pings at once (its own seat): closed 1008 x2",
+        "flood of 30 sockets watching its table",
+        "an honest newcomer's socket meanwhile",
+        "3 plays of 10 battles on its table",
+    ):
+        assert attack in out, attack
+    assert "live stored: " in out and "lost 0, duplicated 0, stored but never told 0" in out
+    for goal in (
+        "live tables' p99 under attack under 100 ms",
+        "no live battle lost or duplicated",
+        "no honest socket closed or refused",
+    ):
+        assert f"target: {goal}: target " in out, goal
+
+
+def test_tables_benchmark_prints_flips_beside_clicks_memory_battles_and_targets() -> None:
+    out = run(
+        "tables.py",
+        *("--tables", "4", "--seconds", "4", "--flip-s", "0.5", "--clickers", "2"),
+        *("--click-ms", "100", "--baseline-seconds", "1", "--battle-limit", "3"),
+    )
+    for line in (
+        "4 live tables of two people",
+        "  set-up (not measured): 4 tables opened",
+        "8 sockets joined",
+        "  click alone ",
+        "  click beside ",
+        "  flip to both told ",
+        "flip to both told / click beside it: p50",
+        "click beside the tables / alone: p99",
+        "  client: ",
+        "loop late",
+        "  machine: load average",
+    ):
+        assert line in out, line
+    memory = re.search(r"server memory: (\d+) MB at rest, (\d+) MB with 8 sockets open", out)
+    assert memory is not None and int(memory[1]) > 0  # the sampler process really measured
+    # Rounds of 3 battles: each ends within the window, and its host deals the next one.
+    battles = re.search(r"in (\d+) rounds \((\d+) ended, (\d+) next dealt\)", out)
+    assert battles is not None and int(battles[2]) > 0 and battles[2] == battles[3]
+    assert "lost 0, duplicated 0; stored but never told 0" in out
+    assert "stored: the tables' battles told, every one stored" in out
+    for goal in (
+        "flip to both told under 50 ms at p99",
+        "server under 400 MB",
+        "no battle lost or duplicated",
+    ):
+        assert f"target: {goal}: target " in out, goal
+
+
 def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> None:
     out = run(
         "load.py",

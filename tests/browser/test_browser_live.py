@@ -365,6 +365,10 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
     expect(ann.get_by_test_id("outcome")).to_be_visible(timeout=WAIT_MS)
     expect(mia.get_by_test_id("outcome")).to_be_visible()
     caption(mia).to_contain_text("Ann deals the next round.")
+    for page in (ann, mia):  # the table's own tally by name, on every device
+        tally = page.get_by_role("list", name="Rounds by name")
+        expect(tally).to_contain_text("Ann: ")
+        expect(tally).to_contain_text("Mia: ")
     expect(mia.get_by_role("button", name="Next round")).to_be_hidden()
     expect(ann.get_by_test_id("match")).to_contain_text("round 1")
     ann.get_by_test_id("outcome").get_by_role("button", name="Next round").click()

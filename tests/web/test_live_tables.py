@@ -365,10 +365,18 @@ def test_the_host_plays_on_deals_the_next_round_of_a_match_and_tallies_count(
         ann_ws.send_json({"type": "play", "to_end": True})
         ended = until(mia_ws, "played")
         assert ended["round"]["outcome"] is not None and ended["match"]["rounds"][0]["over"]
+        winner = ended["round"]["outcome"]["winner"]
+        tally = {person["name"]: person for person in ended["tally"]}  # the table's, by name
+        assert sorted(tally) == ["Ann", "Mia"]
+        for seat, name in enumerate(("Ann", "Mia")):
+            won, lost, drawn = (tally[name][k] for k in ("won", "lost", "drawn"))
+            expected = (0, 0, 1) if winner is None else (1, 0, 0) if winner == seat else (0, 1, 0)
+            assert (won, lost, drawn) == expected
         ann_ws.send_json({"type": "next"})
         dealt = until(mia_ws, "table")
         assert dealt["event"] == "dealt" and dealt["round"]["battles"] == 0
         assert len(dealt["match"]["rounds"]) == 2
+        assert dealt["tally"] == ended["tally"]  # a device that joins now sees it too
         assert [seat["name"] for seat in dealt["seats"]] == ["Ann", "Mia"]
     people = {p["name"]: p for p in host.get("/api/me").json()["scoreboard"]["people"]}
     assert sum(people["Mia"][k] for k in ("won", "lost", "drawn")) == 1

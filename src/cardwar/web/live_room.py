@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
@@ -161,6 +161,7 @@ class Room:
             "flipped": sorted(presence.flipped),
             "waiting": self._waiting(presence, shown) if shown["outcome"] is None else [],
             "clock_left_s": left,
+            "tally": await self._tally(row.code),
         }
 
     def _round_and_last(self, round_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -215,10 +216,17 @@ class Room:
             "battles": battles,
             "round": _public_round(shown),
         }
-        if shown["outcome"] is not None and row.match_id is not None:
-            match = await run_in_threadpool(self.matches.get, row.match_id)
-            message["match"] = _without_ids(match)
+        if shown["outcome"] is not None:
+            message["tally"] = await self._tally(row.code)
+            if row.match_id is not None:
+                match = await run_in_threadpool(self.matches.get, row.match_id)
+                message["match"] = _without_ids(match)
         await self._tell(row.code, message)
+
+    async def _tally(self, code: str) -> list[dict[str, Any]]:
+        """Each person's rounds at the table, by name: `[{"name", "won", "lost", "drawn"}]`."""
+        scores = await run_in_threadpool(self.store.table_tally, code)
+        return [asdict(score) for score in scores]
 
     async def _save(self, presence: Presence, row: TableRow) -> None:
         row = replace(row, touched_at=self._clock())

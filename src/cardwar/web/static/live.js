@@ -190,6 +190,7 @@ async function tableArrived(message) {
     late: null,
   });
   keepFlips();
+  showTally(message.tally);
   if (message.event === "dealt") {
     await act(async () => {
       enter("dealing");
@@ -247,6 +248,7 @@ async function played(message) {
   const battles = message.battles.map((battle) => turnBattle(turn, battle));
   setLive({ flipped: [], waiting: [], deadline: null, late: message.late.length > 0 ? message.late.map(turn.local) : null });
   keepFlips();
+  if (message.tally) setLive({ tally: message.tally });
   const match = message.match ? turnMatch(turn, message.match, state.round.seats, round.id) : null;
   const tempo = message.played > 1 ? RUN_TEMPO : 1;
   await act(async () => {
@@ -256,10 +258,18 @@ async function played(message) {
 }
 
 /** Once a round ends: this browser's scoreboard as the server keeps it (the host's counts the
- * table's rounds, and each person's tally by name). */
+ * table's rounds), with the table's own tally by name. */
 async function scoreAgain() {
   const me = await api("GET", "/api/me", undefined, { background: true });
   dispatch({ type: "scored", scoreboard: me.scoreboard });
+  showTally(state.live?.tally);
+}
+
+/** The scoreboard's tally by name, at a live table the table's: each person's rounds at it. */
+function showTally(tally) {
+  if (!tally) return;
+  setLive({ tally });
+  dispatch({ type: "scored", scoreboard: { ...state.scoreboard, people: tally } });
 }
 
 function seatChanged(message) {
@@ -488,6 +498,7 @@ export function drawLive(shown) {
   controls.turn.disabled ||= live.you === null;
   controls.again.hidden = guest;
   if (!open) for (const button of Object.values(controls)) button.setAttribute("aria-disabled", "true");
+  if (live.flipped?.includes(0)) els.table.querySelector(".pile-hint").hidden = true; // turned already
   drawSeatStates();
 }
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardwar.web.store.players import PlayerTables
+from cardwar.web.store.rows import PersonScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,3 +140,22 @@ class LiveTableRows(PlayerTables):
                 "SELECT code FROM live_tables WHERE closed IS NULL AND touched_at < ?", (before,)
             ).fetchall()
         return [str(row[0]) for row in found]
+
+    def table_tally(self, code: str) -> tuple[PersonScore, ...]:
+        """Each person's finished rounds at the live table `code`, by name (case aside, shown
+        as last written): won, lost and drawn, sorted by name. Computers are not tallied."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT seats, winner FROM rounds"
+                " WHERE live_table = ? AND reason IS NOT NULL ORDER BY created_at",
+                (code,),
+            ).fetchall()
+        scores: dict[str, list[Any]] = {}
+        for seats, winner in found:
+            for index, seat in enumerate(json.loads(seats or "[]")):
+                if seat["kind"] != "person":
+                    continue
+                entry = scores.setdefault(seat["name"].casefold(), [seat["name"], 0, 0, 0])
+                entry[0] = seat["name"]
+                entry[3 if winner is None else 1 if winner == index else 2] += 1
+        return tuple(PersonScore(*scores[key]) for key in sorted(scores))

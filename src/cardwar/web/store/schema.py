@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS live_tables (
 );
 CREATE INDEX IF NOT EXISTS live_tables_by_host ON live_tables (host, closed);
 CREATE INDEX IF NOT EXISTS live_tables_by_age ON live_tables (touched_at);
+CREATE INDEX IF NOT EXISTS rounds_by_live_table ON rounds (live_table);
 """
 # Columns later versions added to tables an older file already has.
 ADDED_COLUMNS = {
