@@ -380,3 +380,23 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
     mia_watch.check(shared_server)
     ann.context.close()
     mia.context.close()
+
+
+def test_a_link_to_no_table_says_so_and_leave_goes_back_to_a_table_of_one_s_own(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    page, watch = device(browser, shared_server, PHONE)
+    page.goto(shared_server.url + "/?table=" + "x" * 22)
+    caption(page).to_have_text(
+        "No table has this link: it may be cut short, or its table was closed long ago. "
+        "Press Leave to go back to your own table."
+    )
+    expect(page.get_by_test_id("live-link")).to_have_text("Not found")
+    audit(page)
+    button(page, "Leave").click()
+    expect(page.get_by_test_id("live-bar")).to_be_hidden()
+    expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    page.context.close()
+    # A 404 is the server's answer, which the browser logs: the page itself said nothing wrong.
+    assert watch.errors and all("404" in error for error in watch.errors)
+    assert all(url.startswith(shared_server.url + "/") for url in watch.requests)

@@ -30,9 +30,9 @@ export function linkWords(live) {
     case "lost":
       return "Reconnecting… Your seat is kept, and the table goes on from where it is once this device is back.";
     case "closed":
-      return live.reason === "idle"
-        ? "This table has closed: nobody played at it for an hour. Press Leave to go back to your own table."
-        : "This table has closed: its host closed it. Press Leave to go back to your own table.";
+      if (live.reason === "idle") return "This table has closed: nobody played at it for an hour. Press Leave to go back to your own table.";
+      if (live.reason === "host") return "This table has closed: its host closed it. Press Leave to go back to your own table.";
+      return live.reason;
     case "gone":
       return live.reason;
     default:

@@ -33,6 +33,7 @@ export const retry = { firstMs: 1000, mostMs: 15000 };
 const PING_MS = 25000; // a word now and then, so that nothing between closes a quiet socket
 const REACTION_MS = 2500; // how long a reaction shows on its seat
 const GIVE_AFTER_MS = 120000; // away this long, the host may give the seat to the computer
+const NO_TABLE = "No table has this link: it may be cut short, or its table was closed long ago. Press Leave to go back to your own table.";
 
 let socket = null; // the socket this device has open to the table, or null
 let tries = 0;
@@ -102,7 +103,7 @@ function lostSocket(code) {
     return;
   }
   if (code === 4404) {
-    setLive({ link: "gone", reason: "No table has this link: it may be cut short, or the table was closed long ago. Press Leave to go back to your own table." });
+    setLive({ link: "gone", reason: NO_TABLE });
     return;
   }
   setLive({ link: "lost" });
@@ -426,7 +427,10 @@ export async function joinLive(me, info, asked) {
     seen = await api("GET", `/api/tables/${encodeURIComponent(code)}`);
   } catch (error) {
     if (!(error instanceof ApiError) || ![404, 410, 422].includes(error.status)) throw error;
-    dispatch({ type: "live", live: { code, link: error.status === 410 ? "closed" : "gone", reason: error.status === 410 ? "host" : "No table has this link: it may be cut short, or the table was closed long ago. Press Leave to go back to your own table.", seats: [], flipped: [], waiting: [], you: null, host: false, turn: turnFor(null, 2) } });
+    const closed = error.status === 410;
+    const words = closed ? "This table has closed. Press Leave to go back to your own table." : NO_TABLE;
+    dispatch({ type: "live", live: { code, link: closed ? "closed" : "gone", reason: words, seats: [], flipped: [], waiting: [], you: null, host: false, turn: turnFor(null, 2) } });
+    dispatch({ type: "failed", error: words }); // no table to show: the caption says why
     return null;
   }
   sitAt({ code, watch: seen.table.watch, you: seen.you.seat, host: seen.you.host, invite: seen.invite }, seen.table);
@@ -483,8 +487,9 @@ export function drawLive(shown) {
   }
   const names = shown.ready ? shown.names : [];
   const host = live.turn && names.length > 0 ? names[live.turn.local(0)] : "";
-  els.title.textContent = live.you === null ? `Watching ${host ? `${host}'s ` : "a "}table`
-    : live.host ? "Your live table" : `${host}'s table`;
+  if (!shown.ready) els.title.textContent = "Live table"; // not reached, or no such table
+  else if (live.you === null) els.title.textContent = `Watching ${host}'s table`;
+  else els.title.textContent = live.host ? "Your live table" : `${host}'s table`;
   els.link.textContent = LINK_WORDS[live.link] ?? "";
   els.bar.dataset.link = live.link;
   els.invite.hidden = !live.code || !["open", "lost"].includes(live.link);
