@@ -130,9 +130,10 @@ def test_two_devices_meet_through_the_invite_and_play_the_same_battle(
     assert [mia.get_by_test_id(f"count-{seat}").inner_text() for seat in (1, 0)] == counts
 
     # Play 10 battles and Play to end are the host's, and the guest's page says so.
-    expect(button(mia, "Play 10 battles")).to_be_disabled()
+    for name in ("Play 10 battles", "Play to end", "New round"):
+        expect(button(mia, name)).to_be_hidden()
     expect(mia.locator("#host-only")).to_have_text(
-        "Ann opened this table: Play 10 battles, Play to end and the next round are the host's."
+        "Ann opened this table: Play 10 battles, Play to end and the next round are Ann's."
     )
     button(ann, "Play 10 battles").click()
     for page in (ann, mia):
@@ -178,6 +179,21 @@ def test_a_reload_mid_round_comes_back_to_the_same_seat_and_the_battle_it_stood_
     expect(ann.get_by_test_id("battle-number")).to_have_text("Battle 4 of 500")
     expect(ann.get_by_test_id("live-bar")).to_contain_text("Your live table")
     caption(ann).to_contain_text("Welcome back")
+    ann.goto(shared_server.url + "/")  # the plain address, as a bookmark opens it
+    held = ann.get_by_test_id("held-bar")
+    expect(held).to_contain_text("Your live table with Mia is still open.")
+    held.get_by_role("button", name="Back to it").click()
+    expect(ann.get_by_test_id("battle-number")).to_have_text("Battle 4 of 500")
+    expect(held).to_be_hidden()
+    # Mia leaves: the seat is free at once, and Ann may give it to the computer.
+    button(mia, "Leave").click()
+    mia.get_by_role("dialog", name="Leave this table?").get_by_role(
+        "button", name="Leave the table"
+    ).click()
+    expect(mia.get_by_test_id("live-bar")).to_be_hidden()
+    caption(ann).to_have_text("Mia left the table: the seat is free.")
+    expect(ann.locator('.seat-status[data-seat="1"]')).to_contain_text("Free seat")
+    expect(ann.get_by_role("button", name="Let the computer play")).to_be_visible()
     ann_watch.check(shared_server)
     mia_watch.check(shared_server)
     ann.context.close()
@@ -264,6 +280,8 @@ def test_a_watcher_follows_the_table_and_a_full_table_offers_watching(
     dialog.get_by_role("button", name="Watch the table").click()
     expect(leo.get_by_test_id("live-bar")).to_contain_text("Watching Ann's table")
     expect(leo.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    caption(leo).to_have_text("You are watching from battle 1.")  # never "welcome back"
+    expect(leo.locator(".pile-hint")).to_be_hidden()  # no pile of a watcher's to turn
     # The host closes the table: everyone is told, and Leave goes back to a table of one's own.
     ann.get_by_role("button", name="Close table").click()
     ann.get_by_role("dialog", name="Close this table?").get_by_role(
@@ -351,6 +369,7 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
 
     turn(mia, touch=True)
     caption(ann).to_contain_text("Mia is ready: your turn.")
+    expect(ann.locator('.seat-status[data-seat="0"]')).to_contain_text("Your turn · ")
     # Ann never turns: after 10 s the table turns her card for her, on every device.
     caption(mia).to_contain_text(
         "Time ran out for Ann, so the table turned that card.", timeout=WAIT_MS

@@ -300,6 +300,7 @@ def test_scoreboard_counts_won_lost_and_drawn(make_client: ClientFactory) -> Non
             "best_of": 1,
             "seats": DEFAULT_SEATS,
         },
+        "tables": [],
     }
     assert "cardwar_player" in me.cookies
     for deal in ([["AS"], ["2H"]], [["2S"], ["AH"]], [["9S"], ["9H"]]):

@@ -413,6 +413,41 @@ def test_the_host_gives_a_free_seat_at_once_and_an_away_seat_after_two_minutes(
         assert until(ann_ws, "played")["round"]["battles"] == 1  # no one left to wait for
 
 
+def test_a_person_who_leaves_frees_the_seat_and_no_tab_of_theirs_flips_for_it(
+    client: TestClient,
+) -> None:
+    host, mia, sam = Device(client), Device(client), Device(client)
+    code = open_table(host)["invite"]["code"]
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+    tables = mia.get("/api/me").json()["tables"]
+    assert tables == [{"code": code, "host": False, "names": ["Ann", "Mia"]}]
+    assert host.get("/api/me").json()["tables"][0]["host"] is True
+    with (
+        host.socket(f"/api/tables/{code}/live") as ann_ws,
+        mia.socket(f"/api/tables/{code}/live") as other_tab,
+    ):
+        joined(ann_ws)
+        joined(other_tab)
+        with mia.socket(f"/api/tables/{code}/live") as mia_ws:
+            joined(mia_ws)
+            ann_ws.send_json({"type": "leave"})
+            assert "The host closes the table" in until(ann_ws, "error")["message"]
+            mia_ws.send_json({"type": "leave"})
+            assert until(ann_ws, "left") == {"type": "left", "seat": 1, "name": "Mia"}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                until(mia_ws, "never")
+            assert closed.value.code == 1000
+        other_tab.send_json({"type": "flip"})  # her other tab holds the seat no more
+        assert "You left this seat" in until(other_tab, "error")["message"]
+        assert mia.get("/api/me").json()["tables"] == []
+        # The seat is free: anyone may take it (by a name of their own), or the host give it.
+        taken = sam.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "ann"})
+        assert taken.status_code == 409
+        assert taken.json()["detail"] == "name: Ann sits at this table already; choose another name"
+        assert sam.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Sam"}).status_code == 200
+        assert until(ann_ws, "seated") == {"type": "seated", "seat": 1, "name": "Sam"}
+
+
 def test_the_real_server_serves_the_sockets_and_refuses_a_big_message_as_it_comes(
     live_server: LiveServer,
 ) -> None:

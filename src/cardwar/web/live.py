@@ -124,7 +124,7 @@ class LiveTables(Room):
         presence = await self.table(code)
         async with presence.lock:
             round_ = await self._round(presence)
-            seat = self._flipper(who, round_)
+            seat = self._flipper(presence, who, round_)
             if battle is not None and battle != round_["battles"] + 1:
                 return  # a flip for a battle already played: nothing to do
             presence.flipped.add(seat)
@@ -150,7 +150,7 @@ class LiveTables(Room):
     async def react(self, code: str, who: Seated, emoji: str) -> None:
         """A person's reaction, shown on their seat; at most one a second each."""
         presence = await self.table(code)
-        if who.seat is None:
+        if who.seat is None or not self.still_holds(presence, who):
             raise TableRefused("Watchers watch: take a seat to send a reaction.")
         if emoji not in REACTIONS:
             raise TableRefused(f"emoji: must be one of {' '.join(REACTIONS)}")
@@ -159,6 +159,24 @@ class LiveTables(Room):
             raise TableRefused("One reaction a second, please.")
         presence.reacted[who.seat] = now
         await self._tell(code, {"type": "reaction", "seat": who.seat, "emoji": emoji})
+
+    async def stand_up(self, code: str, who: Seated) -> None:
+        """A person other than the host leaves the table: their seat is free again (the host
+        may give it to the computer at once, or someone else may take it)."""
+        presence = await self.table(code)
+        if who.seat is None or not self.still_holds(presence, who):
+            raise TableRefused("You hold no seat at this table.")
+        if who.host:
+            raise TableRefused("The host closes the table instead of leaving it.")
+        async with presence.lock:
+            seat = who.seat
+            name = presence.row.seats[seat].name
+            row = presence.row.with_seat(seat, TableSeat("person", ""))
+            presence.flipped.discard(seat)
+            presence.away_since.pop(seat, None)
+            await self._save(presence, row)
+            await self._reseat(row)
+            await self._tell(code, {"type": "left", "seat": seat, "name": name})
 
     async def give(self, code: str, who: Seated, seat: int) -> None:
         """The host gives a person's seat to the computer: one no one has taken, or one whose
@@ -257,9 +275,11 @@ class LiveTables(Room):
             presence.flipped.update(late)
             await self._play(presence, 1, by="clock", late=late)
 
-    def _flipper(self, who: Seated, round_: dict[str, Any]) -> int:
+    def _flipper(self, presence: Presence, who: Seated, round_: dict[str, Any]) -> int:
         if who.seat is None:
             raise TableRefused("Watchers watch: take a seat to flip.")
+        if not self.still_holds(presence, who):
+            raise TableRefused("You left this seat: take a seat again to flip.")
         if round_["outcome"] is not None:
             raise TableRefused("The round is over: the host deals the next one.")
         if round_["counts"][who.seat] == 0:
@@ -270,6 +290,12 @@ class LiveTables(Room):
 def _name(row: TableRow, seat: int, name: str) -> str:
     """`name` checked for seat `seat` of the table: the seat rules' name check, and not the
     name of another seat (case aside)."""
+    players = len(row.seats)
+    wanted = name.strip().casefold()
+    for index, other in enumerate(row.seats):
+        shown = other.name or default_name(index, other.kind, players)
+        if index != seat and wanted and shown.casefold() == wanted:
+            raise TableRefused(f"name: {shown} sits at this table already; choose another name")
     chosen = [Seat(s.kind, s.name) for s in row.seats]
     chosen[seat] = Seat("person", name)
     try:

@@ -47,6 +47,8 @@ class Seated:
 
     seat: int | None
     host: bool = False
+    player: str | None = None
+    """The browser behind the socket: a seat it gave up is no longer its seat."""
 
 
 class Room:
@@ -90,8 +92,15 @@ class Room:
         """The seat the browser `player` holds at this table (a watcher if none)."""
         for index, seat in enumerate(presence.row.seats):
             if seat.holder == player:
-                return Seated(index, host=index == HOST)
+                return Seated(index, host=index == HOST, player=player)
         return Seated(None)
+
+    @staticmethod
+    def still_holds(presence: Presence, who: Seated) -> bool:
+        """True while `who` holds its seat (a person who left it, in another tab, no more)."""
+        if who.seat is None:
+            return False
+        return who.player is None or presence.row.seats[who.seat].holder == who.player
 
     async def close(self, code: str, reason: str) -> None:
         """Close the table (the host asked, or it was idle): its sockets are told."""
@@ -123,7 +132,7 @@ class Room:
             return
         left = presence.sockets.get(who.seat, 1) - 1
         presence.sockets[who.seat] = left
-        if left == 0 and presence.row.closed is None:
+        if left == 0 and presence.row.closed is None and self.still_holds(presence, who):
             presence.away_since[who.seat] = self._clock()
             await self._tell(code, {"type": "away", "seat": who.seat})
 

@@ -83,16 +83,22 @@ class Close(Strict):
     type: Literal["close"]
 
 
+class Leave(Strict):
+    """A person other than the host leaves the table: their seat is free again."""
+
+    type: Literal["leave"]
+
+
 class Ping(Strict):
     """Is the server there? It answers `pong`."""
 
     type: Literal["ping"]
 
 
-SocketMessage = Annotated[
-    Flip | Play | React | Give | Next | Close | Ping, Field(discriminator="type")
-]
-TYPES = ("flip", "play", "react", "give", "next", "close", "ping")
+Message = Flip | Play | React | Give | Next | Close | Leave | Ping
+"""Every message a socket may send."""
+SocketMessage = Annotated[Message, Field(discriminator="type")]
+TYPES = ("flip", "play", "react", "give", "next", "close", "leave", "ping")
 _MESSAGE: TypeAdapter[Any] = TypeAdapter(SocketMessage)
 
 
@@ -100,10 +106,10 @@ class BadMessage(ValueError):
     """A socket's message that is not one the server knows; its words name what is wrong."""
 
 
-def read_message(raw: str) -> Flip | Play | React | Give | Next | Close | Ping:
+def read_message(raw: str) -> Message:
     """A socket's message, checked; BadMessage, naming the field, for anything else."""
     try:
-        message: Flip | Play | React | Give | Next | Close | Ping = _MESSAGE.validate_json(raw)
+        message: Message = _MESSAGE.validate_json(raw)
     except ValidationError as error:
         first = error.errors()[0]
         if first["type"] == "json_invalid":

@@ -16,6 +16,7 @@ from cardwar.match import check_best_of
 from cardwar.rules import Rules
 from cardwar.web.seats import DEFAULT_SEATS, SEATS, Seat, check_seats
 from cardwar.web.store import Scoreboard, Store
+from cardwar.web.store.live import TableRow
 
 
 class PlayerIds:
@@ -45,6 +46,10 @@ class Players:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    def tables(self, player: str) -> list[TableRow]:
+        """The open live tables where the player holds a seat, the latest opened first."""
+        return self.store.tables_held_by(player)
 
     def house_rules(self, player: str) -> Rules:
         """The rules the player chose for their next rounds (classic until they choose)."""

@@ -366,15 +366,25 @@ class MatchDealtOut(MatchOut):
     round: RoundOut
 
 
+class HeldTableOut(BaseModel):
+    """An open live table where this browser holds a seat."""
+
+    code: str = Field(description="the table's invite code: its link is /?table={code}")
+    host: bool = Field(description="true for a table this browser opened")
+    names: list[str] = Field(description="each seat's name, seat 0 first (empty: a free seat)")
+
+
 class MeOut(BaseModel):
     """What the page needs to resume: the scoreboard, the latest round with its last battle,
-    its match if it is one's, and the house rules chosen for the next round."""
+    its match if it is one's, the house rules chosen for the next round, and the live tables
+    where this browser holds a seat."""
 
     scoreboard: ScoreboardOut
     round: RoundOut | None
     last_battle: BattleOut | None
     match: MatchOut | None
     house_rules: HouseRulesOut
+    tables: list[HeldTableOut]
 
 
 class ReplayOut(BaseModel):

@@ -58,6 +58,14 @@ def me_content(server: Services, player: str) -> dict[str, Any]:
             server.players.best_of(player),
             server.players.seats(player),
         ),
+        "tables": [
+            {
+                "code": table.code,
+                "host": table.host == player,
+                "names": [seat.name for seat in table.seats],
+            }
+            for table in server.players.tables(player)
+        ],
     }
 
 

@@ -28,6 +28,7 @@ from cardwar.web.live_schemas import (
     Close,
     Flip,
     Give,
+    Leave,
     Next,
     OpenTable,
     Ping,
@@ -328,3 +329,6 @@ async def act(websocket: WebSocket, live: LiveTables, code: str, who: Seated, me
         if not who.host:
             raise NotHost("Only the table's host closes it.")
         await live.close(code, "host")
+    elif isinstance(message, Leave):
+        await live.stand_up(code, who)
+        await websocket.close(1000, "you left the table")  # a seat no longer this socket's

@@ -8,7 +8,7 @@ import { $, onBackdrop } from "./dom.js";
 import * as house from "./house-panel.js";
 import * as invite from "./invite.js";
 import { onKey, onTableTap, tapStoppedRun } from "./keys.js";
-import { drawLive, drawSeatStates, giveSeat, leaveTable, react, reconnectNow } from "./live.js";
+import { backToTable, drawLive, drawSeatStates, giveSeat, leaveTable, react, reconnectNow, takeSeat } from "./live.js";
 import { keepTable, refusedOffline, tryNow } from "./offline.js";
 import { flip, play, tapPile, turnCards } from "./play.js";
 import * as replay from "./replay.js";
@@ -102,6 +102,8 @@ on("click", {
   invite: backdrop(invite.closeInvite),
   "live-invite": invite.openInvite,
   "live-leave": leaveTable,
+  "live-sit": takeSeat,
+  "held-back": backToTable,
   "invite-copy": invite.copyInvite,
   "invite-copy-watch": invite.copyWatch,
   "invite-send": invite.sendInvite,

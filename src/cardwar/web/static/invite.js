@@ -19,6 +19,7 @@ const els = {
   error: $("together-error"),
   open: $("together-open"),
   invite: $("invite"),
+  inviteTitle: $("invite-title"),
   qr: $("invite-qr"),
   link: $("invite-link"),
   watch: $("invite-watch"),
@@ -154,10 +155,12 @@ export function openInvite() {
     shared: true,
     hint: null,
   };
+  // A guest may pass the invite on too; how to let others in is the host's to say.
+  els.inviteTitle.textContent = live.host ? "Invite to your table" : `Invite to ${state.round?.seats?.[live.turn.local(0)]?.name ?? "this"}'s table`;
   els.link.value = invite.invite_url;
   els.watch.value = invite.watch_url;
   els.qr.src = `/api/tables/${encodeURIComponent(live.code)}/invite.svg`;
-  els.hint.hidden = !invite.hint;
+  els.hint.hidden = !invite.hint || !live.host;
   els.hint.textContent = invite.hint ?? "";
   els.status.textContent = "";
   const sheet = typeof navigator.share === "function" && (navigator.canShare?.({ url: invite.invite_url }) ?? true);
@@ -274,7 +277,7 @@ export async function sitDown() {
   }
   keepName(name);
   els.join.close();
-  sitAt({ code, watch: seen.table.watch, you: sat.you.seat, host: sat.you.host, invite: seen.invite }, sat.table);
+  sitAt({ code, watch: seen.table.watch, you: sat.you.seat, host: sat.you.host, invite: seen.invite, arrival: "joined" }, sat.table);
 }
 
 /** Watch instead: the table goes on behind, and the dialog closes. */

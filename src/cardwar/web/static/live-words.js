@@ -15,7 +15,10 @@ export function waitingWords(live, names) {
   if (flipped.length === 0 || waiting.length === 0) return null;
   const waited = joinAnd(waiting.map((place) => them(names[place])));
   const away = waiting.filter((place) => live.seats[place]?.away).map((place) => names[place]);
-  const gone = away.length === 0 ? "" : ` ${joinAnd(away)} lost touch: the table waits for ${away.length === 1 ? "them" : "them all"} to come back.`;
+  const until = live.clockS === null
+    ? `the table waits for ${away.length === 1 ? "them" : "them all"} to come back`
+    : "the clock turns for them until they are back";
+  const gone = away.length === 0 ? "" : ` ${joinAnd(away)} lost touch: ${until}.`;
   if (flipped.includes(0) && live.you !== null) return `Waiting for ${waited}…${gone}`;
   const ready = flipped.map((place) => names[place]);
   const are = ready.length === 1 ? "is" : "are";
@@ -63,7 +66,24 @@ export function lateWords(late, names) {
 export function hostOnlyWords(live, names) {
   const host = capital(hostName(live, names));
   if (live.you === null) return `You are watching: the people at the table turn the cards. ${host} opened it.`;
-  return `${host} opened this table: Play 10 battles, Play to end and the next round are the host's.`;
+  return `${host} opened this table: Play 10 battles, Play to end and the next round are ${host}'s.`;
+}
+
+/** What the page says as it first shows a table it joined part-way through a round (null for
+ * none: a fresh deal's words say enough). `arrival`: "returning" (this browser's seat, after a
+ * reload), "joined" (just sat down), "watching", or "opened". */
+export function arrivalWords(arrival, round) {
+  if (round.outcome !== null || round.battles === 0) return null;
+  switch (arrival) {
+    case "returning":
+      return `Welcome back: the round goes on after battle ${round.battles}.`;
+    case "joined":
+      return `You sat down as the round stood at battle ${round.battles}: press Turn cards for the next.`;
+    case "watching":
+      return `You are watching from battle ${round.battles}.`;
+    default:
+      return null;
+  }
 }
 
 /**
@@ -80,7 +100,10 @@ export function seatStates(live, now) {
       const since = live.awaySince[place] ?? now;
       return { text: "Reconnecting…", give: live.host && now - since >= live.giveAfterMs };
     }
-    if (place === 0 && live.you !== null) return null; // your own: Turn cards says it
+    if (place === 0 && live.you !== null) { // your own: the clock, while it runs for you
+      const timed = left !== null && live.waiting.includes(0) && live.flipped.length > 0;
+      return timed ? { text: `Your turn · ${left} s`, give: false } : null;
+    }
     if (live.flipped.includes(place)) return { text: "Ready", give: false };
     if (live.waiting.includes(place) && live.flipped.length > 0) {
       return { text: left === null ? "To turn" : `To turn · ${left} s`, give: false };

@@ -7,7 +7,7 @@ import { ApiError, api } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { $ } from "./dom.js";
 import { namedSeats, turnBattle, turnFor, turnList, turnMatch, turnRound } from "./live-seats.js";
-import { hostOnlyWords, seatStates } from "./live-words.js";
+import { arrivalWords, hostOnlyWords, seatStates } from "./live-words.js";
 import { RUN_TEMPO, landPlayed } from "./play.js";
 import { dealing, load } from "./rounds.js";
 import { defaultSeatName, learnSeats } from "./seats.js";
@@ -18,6 +18,11 @@ import { view } from "./update.js";
 
 const els = {
   bar: $("live-bar"),
+  held: $("held-bar"),
+  heldTitle: $("held-title"),
+  sit: $("live-sit"),
+  matches: $("matches-tally"),
+  board: $("won").closest(".scoreboard"),
   title: $("live-title"),
   link: $("live-link"),
   invite: $("live-invite"),
@@ -32,6 +37,7 @@ const els = {
 export const retry = { firstMs: 1000, mostMs: 15000 };
 const PING_MS = 25000; // a word now and then, so that nothing between closes a quiet socket
 const REACTION_MS = 2500; // how long a reaction shows on its seat
+const REACT_EVERY_MS = 1000; // the table takes one reaction a second from each person
 const GIVE_AFTER_MS = 120000; // away this long, the host may give the seat to the computer
 const NO_TABLE = "No table has this link: it may be cut short, or its table was closed long ago. Press Leave to go back to your own table.";
 
@@ -41,6 +47,7 @@ let retryTimer = 0;
 let pingTimer = 0;
 let inbox = Promise.resolve(); // the table's messages, handled one after another, in order
 const reactionTimers = new Map();
+let reactedAt = -Infinity;
 
 /** The socket's address: a person's (or a visitor's, who then watches) by the invite code, or
  * a watcher's by the watch code. */
@@ -104,6 +111,7 @@ function lostSocket(code) {
   }
   if (code === 4404) {
     setLive({ link: "gone", reason: NO_TABLE });
+    if (!state.round) dispatch({ type: "failed", error: NO_TABLE }); // no table to show: the caption says why
     return;
   }
   setLive({ link: "lost" });
@@ -136,6 +144,7 @@ async function receive(message) {
       return;
     case "seated":
     case "given":
+    case "left":
       seatChanged(message);
       return;
     case "away":
@@ -177,6 +186,7 @@ async function tableArrived(message) {
   const match = turnMatch(turn, message.match, named, round.id);
   const now = performance.now();
   const back = was.link === "lost";
+  const first = !was.shown; // the first table this page is shown of it
   tries = 0;
   clearInterval(pingTimer);
   pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
@@ -189,6 +199,7 @@ async function tableArrived(message) {
     deadline: message.clock_left_s === null ? null : now + message.clock_left_s * 1000,
     awaySince: Object.fromEntries(seats.flatMap((seat, place) => (seat.away ? [[place, now]] : []))),
     late: null,
+    shown: true,
   });
   keepFlips();
   showTally(message.tally);
@@ -210,8 +221,11 @@ async function tableArrived(message) {
     houseRules: state.houseRules,
     match,
     info: state.info,
+    fresh: first,
   });
   if (round.outcome) ui.endShown = round.id; // told before: no fanfare for it again
+  const arrived = first ? arrivalWords(state.live.arrival, round) : null;
+  if (arrived) dispatch({ type: "noted", note: arrived });
   if (back) {
     const words = round.outcome === null && round.battles > 0
       ? `Back at the table: the round goes on after battle ${round.battles}.`
@@ -258,35 +272,44 @@ async function played(message) {
   });
 }
 
-/** Once a round ends: this browser's scoreboard as the server keeps it (the host's counts the
- * table's rounds), with the table's own tally by name. */
-async function scoreAgain() {
-  const me = await api("GET", "/api/me", undefined, { background: true });
-  dispatch({ type: "scored", scoreboard: me.scoreboard });
-  showTally(state.live?.tally);
-}
+/** Once a round ends: the scoreboard, from the table's tally the round's message brought. */
+const scoreAgain = async () => showTally(state.live?.tally);
 
-/** The scoreboard's tally by name, at a live table the table's: each person's rounds at it. */
+/**
+ * At a live table the scoreboard is the table's (docs/api.md#the-table-a-device-is-shown):
+ * your own rounds at it, by the name you sat down with, and each person's tally by name; a
+ * watcher sees the tally alone. Back at one device, the browser's own comes back (GET /api/me).
+ */
 function showTally(tally) {
   if (!tally) return;
+  const live = state.live;
   setLive({ tally });
-  dispatch({ type: "scored", scoreboard: { ...state.scoreboard, people: tally } });
+  const name = live.you === null ? null : live.serverSeats[live.you]?.name?.toLowerCase();
+  const mine = tally.find((person) => person.name.toLowerCase() === name) ?? { won: 0, lost: 0, drawn: 0 };
+  dispatch({
+    type: "scored",
+    scoreboard: { won: mine.won, lost: mine.lost, drawn: mine.drawn, matches_won: 0, matches_lost: 0, people: tally },
+  });
 }
 
 function seatChanged(message) {
   const live = state.live;
   const place = live.turn.local(message.seat);
+  const left = message.type === "left";
   const serverSeats = live.serverSeats.map((seat, index) => (index === message.seat
-    ? { ...seat, kind: message.type === "given" ? "computer" : "person", name: message.name, taken: message.type === "seated", away: false }
+    ? { ...seat, kind: message.type === "given" ? "computer" : "person", name: left ? "" : message.name, taken: message.type === "seated", away: false }
     : seat));
+  const awaySince = { ...live.awaySince };
+  delete awaySince[place];
   const { named, seats } = seatsOf(live, serverSeats);
-  setLive({ serverSeats, seats });
+  setLive({ serverSeats, seats, awaySince, waiting: live.waiting.filter((seat) => seat !== place || !left) });
   if (state.round) dispatch({ type: "refreshed", round: { ...state.round, seats: named } });
   if (state.match) dispatch({ type: "matched", match: { ...state.match, seats: named } });
   const name = named[place].name;
-  const words = message.type === "given"
-    ? `${name} plays that seat now.`
-    : place === 0 && live.you !== null ? `You sat down as ${message.name}.` : `${name} sat down.`;
+  let words;
+  if (message.type === "given") words = `${name} plays that seat now.`;
+  else if (left) words = `${message.name} left the table: the seat is free.`;
+  else words = place === 0 && live.you !== null ? `You sat down as ${message.name}.` : `${name} sat down.`;
   dispatch({ type: "noted", note: words });
   announce(words);
 }
@@ -383,7 +406,9 @@ export function liveNext() {
 
 /** A reaction, shown on your seat on every device. */
 export function react(emoji) {
-  if (state.live?.you !== null) send({ type: "react", emoji });
+  const now = performance.now();
+  if (state.live?.you === null || now - reactedAt < REACT_EVERY_MS) return; // the table takes one a second
+  if (send({ type: "react", emoji })) reactedAt = now;
 }
 
 /** The host gives seat `place` (this device's order) to the computer. */
@@ -394,7 +419,8 @@ export function giveSeat(place) {
 
 // -- joining and leaving ------------------------------------------------------------------------
 
-/** At a live table from now: `live` holds its codes and this browser's seat there. */
+/** At a live table from now: `live` holds its codes, this browser's seat there and how it
+ * arrived (`arrival`: live-words.js's arrivalWords). */
 export function sitAt(live, table = null) {
   socket?.close(1000);
   socket = null;
@@ -404,7 +430,8 @@ export function sitAt(live, table = null) {
   setLive({
     code: null, watch: null, you: null, host: false, link: "connecting", reason: null,
     turn: turnFor(live.you ?? null, players), serverSeats: [], seats: [], flipped: [], waiting: [],
-    clockS: null, deadline: null, awaySince: {}, late: null, giveAfterMs: GIVE_AFTER_MS, ...live,
+    clockS: null, deadline: null, awaySince: {}, late: null, giveAfterMs: GIVE_AFTER_MS, shown: false,
+    arrival: "opened", ...live,
   });
   const url = live.code ? `/?table=${encodeURIComponent(live.code)}` : `/?watch=${encodeURIComponent(live.watch)}`;
   window.history.replaceState(null, "", url); // a reload comes back to the table
@@ -418,7 +445,7 @@ export async function joinLive(me, info, asked) {
   dispatch({ type: "loaded", round: null, lastBattle: null, scoreboard: me.scoreboard, houseRules: me.house_rules, match: null, info });
   const watch = asked.get("watch");
   if (watch !== null) {
-    sitAt({ watch, you: null });
+    sitAt({ watch, you: null, arrival: "watching" });
     return null;
   }
   const code = asked.get("table");
@@ -433,7 +460,8 @@ export async function joinLive(me, info, asked) {
     dispatch({ type: "failed", error: words }); // no table to show: the caption says why
     return null;
   }
-  sitAt({ code, watch: seen.table.watch, you: seen.you.seat, host: seen.you.host, invite: seen.invite }, seen.table);
+  const arrival = seen.you.seat === null ? "watching" : "returning";
+  sitAt({ code, watch: seen.table.watch, you: seen.you.seat, host: seen.you.host, invite: seen.invite, arrival }, seen.table);
   if (seen.you.seat === null) joining.ask?.(seen);
   return null;
 }
@@ -445,17 +473,9 @@ export const joining = { ask: null };
 export async function leaveTable() {
   const live = state.live;
   if (!live) return;
-  if (live.host && live.link === "open") {
-    const yes = await askConfirm({
-      opener: els.leave,
-      title: "Close this table?",
-      text: "Everyone at it is told the table has closed. The rounds played at it still count.",
-      yes: "Close the table",
-      no: "Keep playing",
-    });
-    if (!yes) return;
-    send({ type: "close" });
-  }
+  const question = leaveQuestion(live);
+  if (question && !(await askConfirm({ opener: els.leave, no: "Keep playing", ...question }))) return;
+  if (live.link === "open" && live.you !== null) send({ type: live.host ? "close" : "leave" });
   const closing = socket;
   socket = null;
   closing?.close(1000);
@@ -467,6 +487,47 @@ export async function leaveTable() {
   await act(load);
 }
 
+/** What Leave asks first (null: nothing to ask, the table is gone or this device only watches). */
+function leaveQuestion(live) {
+  if (["closed", "gone"].includes(live.link) || live.you === null) return null;
+  if (live.host && live.link !== "open") {
+    return {
+      title: "Leave your table for now?",
+      text: "This device cannot reach the table, so it cannot close it: the table stays open, " +
+        "and you can come back to it from the page. A table nobody plays at closes after an hour.",
+      yes: "Leave for now",
+    };
+  }
+  if (live.host) {
+    return {
+      title: "Close this table?",
+      text: "Everyone at it is told the table has closed. The rounds played at it still count.",
+      yes: "Close the table",
+    };
+  }
+  return {
+    title: "Leave this table?",
+    text: "Your seat is freed: someone else may take it, or the host give it to the computer.",
+    yes: "Leave the table",
+  };
+}
+
+/** Back to a live table this browser holds a seat at (the page's own table meanwhile). */
+export async function backToTable() {
+  const held = state.held?.[0];
+  if (!held) return;
+  window.history.replaceState(null, "", `/?table=${encodeURIComponent(held.code)}`);
+  await act(load);
+}
+
+/** A watcher with the invite's code takes a free seat: the join dialog (invite.js). */
+export async function takeSeat() {
+  const code = state.live?.code;
+  if (!code) return;
+  const seen = await api("GET", `/api/tables/${encodeURIComponent(code)}`).catch(() => null);
+  if (seen) joining.ask?.(seen);
+}
+
 // -- drawing ------------------------------------------------------------------------------------
 
 const LINK_WORDS = { connecting: "Connecting…", open: "", lost: "Reconnecting…", closed: "Closed", gone: "Not found" };
@@ -474,15 +535,21 @@ const LINK_WORDS = { connecting: "Connecting…", open: "", lost: "Reconnecting�
 /** The live bar, each seat's state and the buttons only the host has; after table.js's drawer. */
 export function drawLive(shown) {
   const live = state.live;
+  const held = !live && state.held?.length > 0 ? state.held : [];
   els.bar.hidden = !live;
+  els.held.hidden = held.length === 0;
   els.together.hidden = Boolean(live);
   els.hostOnly.hidden = !live || (live.host && live.you !== null);
   els.reactions.hidden = !live || live.you === null || live.link !== "open";
-  document.body.classList.toggle("at-live-table", Boolean(live));
+  document.body.classList.toggle("at-live-table", Boolean(live) || held.length > 0);
+  const guest = Boolean(live) && !live.host;
+  for (const button of [controls.ten, controls.auto, controls.deal]) button.hidden = guest;
+  els.board.setAttribute("aria-label", live ? "Your rounds at this table" : "Your rounds");
   if (!live) {
     for (const status of els.table.querySelectorAll(".seat-status")) status.hidden = true;
     controls.deal.disabled = false;
     controls.again.hidden = false;
+    if (held.length > 0) els.heldTitle.textContent = heldWords(held);
     return;
   }
   const names = shown.ready ? shown.names : [];
@@ -493,17 +560,20 @@ export function drawLive(shown) {
   els.link.textContent = LINK_WORDS[live.link] ?? "";
   els.bar.dataset.link = live.link;
   els.invite.hidden = !live.code || !["open", "lost"].includes(live.link);
+  const free = live.seats?.some((seat) => seat.kind === "person" && !seat.taken) ?? false;
+  els.sit.hidden = !(live.code && live.you === null && live.link === "open" && free);
   els.leave.textContent = live.host && live.link === "open" ? "Close table" : "Leave";
+  els.leave.classList.toggle("primary", ["closed", "gone"].includes(live.link));
+  els.matches.hidden = true; // the table's scoreboard counts rounds by name (showTally)
   if (shown.ready && !els.hostOnly.hidden) els.hostOnly.textContent = hostOnlyWords(live, names);
   const open = live.link === "open";
-  const guest = !live.host;
-  controls.ten.disabled ||= guest;
-  controls.auto.disabled ||= guest;
-  controls.deal.disabled = guest || !open;
+  const going = shown.ready && shown.outcome === null;
+  controls.deal.disabled = guest || !open || going; // the next round, once this one is over
   controls.turn.disabled ||= live.you === null;
   controls.again.hidden = guest;
   if (!open) for (const button of Object.values(controls)) button.setAttribute("aria-disabled", "true");
-  if (live.flipped?.includes(0)) els.table.querySelector(".pile-hint").hidden = true; // turned already
+  // Turned already, or a watcher's: no pile here to turn.
+  if (live.you === null || live.flipped?.includes(0)) els.table.querySelector(".pile-hint").hidden = true;
   drawSeatStates();
 }
 
@@ -534,4 +604,14 @@ export function drawSeatStates() {
       give.remove();
     }
   });
+}
+
+/** The held bar's words: "Your live table with Mia is still open." */
+function heldWords(held) {
+  const [latest] = held;
+  const others = latest.names.filter((name, seat) => name && seat !== 0);
+  const withWhom = others.length > 0 ? ` with ${others.join(", ")}` : "";
+  const which = latest.host ? "Your live table" : `${latest.names[0]}'s table`;
+  const more = held.length > 1 ? ` (and ${held.length - 1} more)` : "";
+  return `${which}${withWhom} is still open${more}.`;
 }

@@ -43,6 +43,7 @@ export function sitDown(me, info) {
     scoreboard: me.scoreboard,
     houseRules: me.house_rules,
     match: me.match,
+    held: me.tables ?? [],
     info,
   });
   if (me.round?.outcome) ui.endShown = me.round.id; // told before: no fanfare for it again

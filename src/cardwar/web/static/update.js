@@ -31,11 +31,12 @@ export function update(state, message) {
         houseRules: message.houseRules,
         info: message.info,
         match: message.match ?? null,
+        held: message.held ?? state.held ?? [],
         battles: [],
         run: null,
         running: false,
         stopped: false,
-        resumed: message.round !== null,
+        resumed: message.round !== null && !message.fresh, // fresh: a table this page just joined
         clockRang: false,
         note: null,
         error: null,

@@ -159,3 +159,16 @@ class LiveTableRows(PlayerTables):
                 entry[0] = seat["name"]
                 entry[3 if winner is None else 1 if winner == index else 2] += 1
         return tuple(PersonScore(*scores[key]) for key in sorted(scores))
+
+    def tables_held_by(self, player: str) -> list[TableRow]:
+        """The open tables where the browser `player` holds a seat (the host's own among them),
+        the latest opened first."""
+        held = f'"holder": {json.dumps(player)}'  # as TableRow.state writes it
+        with self._lock:
+            found = self._db.execute(
+                f"SELECT {COLUMNS} FROM live_tables WHERE closed IS NULL AND (host = ?"
+                " OR instr(state, ?) > 0) ORDER BY created_at DESC",
+                (player, held),
+            ).fetchall()
+        rows = [_row(row) for row in found]
+        return [row for row in rows if any(seat.holder == player for seat in row.seats)]
