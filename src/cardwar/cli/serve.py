@@ -116,6 +116,9 @@ def serve(
         # A live table's socket message over its size is refused as it arrives (1009), never
         # read whole first (the app checks it again: docs/api.md#limits-of-live-tables).
         ws_max_size=settings.live_message_bytes,
+        # A live table's messages are under a kilobyte: compressing them saves little, and each
+        # socket's compressor took half its memory (about 45 KB of 90: benchmarks/tables.py).
+        ws_per_message_deflate=False,
     )
     return 0
 

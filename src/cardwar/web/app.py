@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Protocol
@@ -90,6 +91,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     worker: Worker = app.state.services.worker
     await prepare_simulator(starting, worker if settings.worker_at_start else None)
+    # Everything loaded so far (numba's and the simulator's code among it) lives as long as the
+    # server: out of the collector's sight, so that no full collection walks it again.
+    gc.collect()
+    gc.freeze()
 
     async def prune_now_and_then(every: float) -> None:
         while True:

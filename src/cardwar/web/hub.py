@@ -26,7 +26,12 @@ class Subscription(Protocol):
     dropped: bool
 
     async def next(self) -> Message | None:
-        """The next message, waiting for it; None once the listener has been dropped."""
+        """The next message, waiting for it; None once the listener has been dropped, or
+        woken."""
+
+    def wake(self) -> None:
+        """Make the listener's `next` return None now (its socket has closed), so that a socket
+        waits for its next message with one wait, and no task of its own, while it is read."""
 
 
 class Hub(Protocol):
@@ -43,22 +48,26 @@ class _Listener:
     """A listener of `LocalHub`: a bounded queue of messages."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[Message | None] = asyncio.Queue(QUEUE)
+        # Bounded by `offer` (QUEUE messages), so that `wake` always finds room.
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self.dropped = False
 
     def offer(self, message: Message) -> None:
         if self.dropped:
             return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
+        if self.queue.qsize() >= QUEUE:
             self.dropped = True
             while not self.queue.empty():  # what it has not read goes: its page rejoins
                 self.queue.get_nowait()
             self.queue.put_nowait(None)  # the reader's next message: it leaves
+            return
+        self.queue.put_nowait(message)
 
     async def next(self) -> Message | None:
         return await self.queue.get()
+
+    def wake(self) -> None:
+        self.queue.put_nowait(None)
 
 
 class LocalHub:

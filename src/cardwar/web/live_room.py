@@ -24,6 +24,9 @@ HOST = 0
 """The host's seat."""
 SHOWN_BATTLES = 10
 """The most battle records one message carries; a longer run sends its last ones."""
+TOUCH_EVERY_S = 60.0
+"""A table's battles touch its row (for the idle clock, `Settings.live_idle_s`) at most this
+often: a write of its row after every battle cost a commit and a thread's hop of its own."""
 
 
 @dataclass(slots=True)
@@ -62,7 +65,8 @@ class Room:
         self._clock = settings.clock
         self._tables: dict[str, Presence] = {}
         self.sockets = 0
-        """Live sockets open on this process (`Settings.live_sockets` bounds them)."""
+        """Live sockets open on this process (`Settings.live_sockets` bounds them), counted by
+        the socket's route as it is let in."""
         self._idle_looked = float("-inf")  # when the store was last asked for idle tables
 
     async def table(self, code: str) -> Presence:
@@ -117,7 +121,6 @@ class Room:
     async def arrive(self, code: str, who: Seated) -> None:
         """A socket of `who` has opened: a person back from away is said to be back."""
         presence = await self.table(code)
-        self.sockets += 1
         if who.seat is None:
             return
         presence.sockets[who.seat] = presence.sockets.get(who.seat, 0) + 1
@@ -126,7 +129,6 @@ class Room:
 
     async def leave(self, code: str, who: Seated) -> None:
         """A socket of `who` has closed: a person with no other socket is away from now on."""
-        self.sockets -= 1
         presence = self._tables.get(code)
         if presence is None or who.seat is None:
             return
@@ -181,7 +183,11 @@ class Room:
         return shown, None if last is None else last.to_dict()
 
     async def _round(self, presence: Presence) -> dict[str, Any]:
-        shown = await run_in_threadpool(self.rounds.get, presence.row.round_id)
+        # A look at a round in memory takes microseconds: here, as a click is played, unless
+        # another request holds the round (then in a thread, waiting for it).
+        shown = self.rounds.get(presence.row.round_id, wait=False)
+        if shown is None:
+            shown = await run_in_threadpool(self.rounds.get, presence.row.round_id)
         assert shown is not None
         return shown
 
@@ -205,9 +211,13 @@ class Room:
         played = 0
         while True:
             asked = 2000 if count is None else count - played
-            result = await run_in_threadpool(
-                self.rounds.play, row.round_id, asked, at_table=row.code
-            )
+            result = None
+            if asked <= self.settings.inline_battles:  # a flip's battle: played as a click is
+                result = self.rounds.play(row.round_id, asked, wait=False, at_table=row.code)
+            if result is None:
+                result = await run_in_threadpool(
+                    self.rounds.play, row.round_id, asked, at_table=row.code
+                )
             assert result is not None
             shown, records = result
             played += len(records)
@@ -216,7 +226,8 @@ class Room:
                 break
         presence.flipped.clear()
         presence.deadline = None
-        await self._save(presence, row)
+        if self._clock() - row.touched_at >= TOUCH_EVERY_S:
+            await self._save(presence, row)
         message: Message = {
             "type": "played",
             "by": by,

@@ -220,26 +220,33 @@ async def serve_socket(websocket: WebSocket, code: str = "", watch: str = "") ->
         await refuse(websocket, TRY_LATER, "The game has as many live tables open as it can "
                      "take right now: try again in a minute.")  # fmt: skip
         return
+    # Counted before anything is awaited: sockets that arrive at once cannot pass the cap
+    # together while each waits for its table.
+    live.sockets += 1
     try:
-        if watch:
-            code = await live.code_of_watch(watch)
-        presence = await live.table(code)
-    except TableNotFound as error:
-        await refuse(websocket, NO_TABLE, str(error))
-        return
-    except TableClosed as error:
-        await refuse(websocket, CLOSED, str(error))
-        return
-    player = websocket.cookies.get(server.settings.cookie_name, "")
-    who = Seated(None)
-    if not watch and server.ids.valid(player):
-        who = live.seat_of(presence, player)
-    await talk(websocket, live, code, who, server)
+        try:
+            if watch:
+                code = await live.code_of_watch(watch)
+            presence = await live.table(code)
+        except TableNotFound as error:
+            await refuse(websocket, NO_TABLE, str(error))
+            return
+        except TableClosed as error:
+            await refuse(websocket, CLOSED, str(error))
+            return
+        player = websocket.cookies.get(server.settings.cookie_name, "")
+        who = Seated(None)
+        if not watch and server.ids.valid(player):
+            who = live.seat_of(presence, player)
+        await talk(websocket, live, code, who, server)
+    finally:
+        live.sockets -= 1
 
 
 async def refuse(websocket: WebSocket, close_code: int, words: str) -> None:
-    await websocket.send_json({"type": "error", "message": words})
-    await websocket.close(close_code, words[:120])
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # gone already: nothing to say
+        await websocket.send_json({"type": "error", "message": words})
+        await websocket.close(close_code, words[:120])
 
 
 async def talk(
@@ -248,18 +255,25 @@ async def talk(
     """Send the table as it stands, then everything said at it, while reading what this
     socket says, until either side closes."""
     async with live.hub.subscribe(code) as heard:
-        await websocket.send_json({"type": "welcome", "you": {"seat": who.seat, "host": who.host}})
-        await websocket.send_json(await live.state(code))
+        you = {"seat": who.seat, "host": who.host}
+        try:
+            await websocket.send_json({"type": "welcome", "you": you})
+            await websocket.send_json(await live.state(code))
+        except (WebSocketDisconnect, RuntimeError):
+            return  # gone before it was shown the table (a message too big closes it at once)
         await live.arrive(code, who)
         reading = asyncio.create_task(read(websocket, live, code, who, server))
+        # One wait a message, and no task and no wait-set of its own (a thousand sockets' worth
+        # of them kept the collector busy): when the reading ends, `next` returns None.
+        reading.add_done_callback(lambda _: heard.wake())
         try:
-            while not reading.done():
-                said = asyncio.create_task(heard.next())
-                await asyncio.wait({said, reading}, return_when=asyncio.FIRST_COMPLETED)
-                if not said.done():
-                    said.cancel()
+            while True:
+                message = await heard.next()
+                if reading.done():
+                    ended = None if reading.cancelled() or reading.exception() else reading.result()
+                    if ended is not None:  # the reading closes it, with why
+                        await websocket.close(*ended)
                     break
-                message = said.result()
                 if message is None:  # too slow to keep up: its page rejoins
                     await websocket.close(TRY_LATER, "too far behind: join again")
                     break
@@ -278,34 +292,36 @@ async def talk(
 
 async def read(
     websocket: WebSocket, live: LiveTables, code: str, who: Seated, server: Services
-) -> None:
-    """Read this socket's messages and do what each asks; a message too big (1009) or too
-    many (1008) close it, anything else wrong is answered with an error and the socket kept."""
+) -> tuple[int, str] | None:
+    """Read this socket's messages and do what each asks. A message too big (1009), too many
+    (1008) or a leave (1000) end the reading with the code and reason `talk` closes the socket
+    with (one task sends on a socket, never two at once); anything else wrong is answered with
+    an error and the socket kept; None once the other side has gone."""
     settings = server.settings
     sent: deque[float] = deque()
     while True:
         try:
             raw = await websocket.receive_text()
         except (WebSocketDisconnect, RuntimeError, KeyError):
-            return
+            return None
         now = time.monotonic()
         sent.append(now)
         while sent and now - sent[0] > 1.0:
             sent.popleft()
         if len(raw.encode()) > settings.live_message_bytes:
-            await websocket.close(
-                TOO_BIG, f"messages are at most {settings.live_message_bytes} bytes"
-            )
-            return
+            return TOO_BIG, f"messages are at most {settings.live_message_bytes} bytes"
         if len(sent) > settings.live_messages_per_s:
-            await websocket.close(
-                POLICY, f"at most {settings.live_messages_per_s} messages a second"
-            )
-            return
+            return POLICY, f"at most {settings.live_messages_per_s} messages a second"
         try:
             await act(websocket, live, code, who, read_message(raw))
+        except LeftTable:
+            return 1000, "you left the table"  # a seat no longer this socket's
         except (BadMessage, TableRefused, NotHost, TableClosed) as error:
             await websocket.send_json({"type": "error", "message": str(error)})
+
+
+class LeftTable(Exception):
+    """The socket's person left the table: the socket closes (`talk` closes it)."""
 
 
 async def act(websocket: WebSocket, live: LiveTables, code: str, who: Seated, message: Any) -> None:
@@ -331,4 +347,4 @@ async def act(websocket: WebSocket, live: LiveTables, code: str, who: Seated, me
         await live.close(code, "host")
     elif isinstance(message, Leave):
         await live.stand_up(code, who)
-        await websocket.close(1000, "you left the table")  # a seat no longer this socket's
+        raise LeftTable
