@@ -1,22 +1,30 @@
-"""What the HTTP benchmarks share: a server, a client, honest players, a memory sampler, figures.
+"""What the HTTP and live-table benchmarks share: a server, clients, honest players and people
+at live tables, a memory sampler, figures.
 
-`benchmarks/api.py`, `benchmarks/load.py` and `benchmarks/hostile.py` each measure something of
-their own; everything they do alike is here, so that the three start the server, talk HTTP, keep
-cookies, play like the page, sample memory and take percentiles the same way.
+`benchmarks/api.py`, `benchmarks/load.py`, `benchmarks/hostile.py` and `benchmarks/tables.py`
+each measure something of their own; everything they do alike is here, so that they start the
+server, talk HTTP, keep cookies, play like the page, sample memory and take percentiles the
+same way.
 
 - `Server`: `cardwar serve` on a free loopback port over a fresh database, its log in a file.
 - `Connection`: a minimal keep-alive HTTP/1.1 client on asyncio that keeps the cookie the server
-  sets and sends it back, like a browser; `run` drives it on uvloop when it is installed (which
-  took the client's own p99 from about 3 ms to 1 ms against a do-nothing server), so that the
-  client takes as little as possible of the cores it shares with the server.
+  sets and sends it back, like a browser, from a loopback address of its own if told
+  (`loopback`: the server counts newcomers and writes by address); `run` drives it on uvloop
+  when it is installed (which took the client's own p99 from about 3 ms to 1 ms against a
+  do-nothing server), so that the client takes as little as possible of the cores it shares
+  with the server.
 - `Player`, `play`: browsers that click one battle about every so often, dealing again when a
   round ends, and ask their chance to win after each battle if told to, as the page does;
   `Tally` is what they met, `answered` and `check_stored` check that every answered battle is
   in the database.
+- `LiveTables`: live tables of two people, each person a browser of their own on a WebSocket
+  (the `websockets` package), who open and join tables and flip as the page does, every battle
+  number each socket hears checked; `LiveTally` is what they met, `check_stored_tables` checks
+  the database against what they were told. `LoopLag` times the client's own event loop.
 - `Memory`: the peak resident size of the server and all its descendants together, sampled every
   20 ms by a process of its own (`python benchmarks/harness.py --memory-of PID`), with psutil
-  when it is installed, else /proc.
-- `ms`, `figures`, `failure_lines`, `target`: how the figures are printed.
+  when it is installed, else /proc; `cpu_seconds` the processor time they used.
+- `ms`, `figures`, `live_figures`, `failure_lines`, `target`: how the figures are printed.
 """
 
 from __future__ import annotations
@@ -42,6 +50,9 @@ from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 T = TypeVar("T")
 COOKIE = "cardwar_player"
@@ -91,11 +102,16 @@ class Connection:
     had closed the idle one without reading it. After a request that failed half-way, the next
     one opens a new connection."""
 
-    def __init__(self, port: int, cookie: str = "", *, keep_cookie: bool = True) -> None:
+    def __init__(
+        self, port: int, cookie: str = "", *, keep_cookie: bool = True, local: str | None = None
+    ) -> None:
         self.port = port
         self.host = f"127.0.0.1:{port}"
         self.cookie = cookie
         self.keep_cookie = keep_cookie
+        # The loopback address it connects from (None: the system's choice, 127.0.0.1): the
+        # server counts newcomers and writes by address (`loopback`).
+        self.local_addr = None if local is None else (local, 0)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -103,7 +119,9 @@ class Connection:
         """Open the connection now, rather than at the first request (so no request's time
         includes it)."""
         if self.writer is None or self.writer.is_closing():
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, local_addr=self.local_addr
+            )
 
     def head(self, method: str, path: str, length: int | None, cookie: str | None = None) -> bytes:
         """A request's head; `length` None says chunked; `cookie` None sends the kept one."""
@@ -144,7 +162,9 @@ class Connection:
         while True:
             fresh = self.writer is None or self.writer.is_closing()
             if fresh:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=self.local_addr
+                )
             assert self.reader is not None and self.writer is not None
             status_line = b""
             try:
@@ -331,6 +351,369 @@ def check_stored(db: Path, rounds: dict[str, int]) -> list[str]:
     ]
 
 
+# -- people at live tables -----------------------------------------------------------------------
+
+
+PEOPLE_PER_ADDRESS = 20
+"""People who share one loopback address, as a household shares its router's. The server hands
+one address 60 new ids at once, then 2 a second, and 120 writes at once, then 4 a second
+(docs/api.md#rate-limits): from a single address, a thousand people would take eight minutes
+just to get their ids."""
+JOIN_AT_ONCE = 32  # sockets (or tables) opened at the same time while the tables are set up
+SETTLE_S = 10.0  # after the last flips, how long the last battles may take to be told
+
+
+def loopback(n: int) -> str:
+    """The `n`-th loopback address of the benchmarks' clients (127.1.0.10 on): the whole of
+    127.0.0.0/8 reaches this machine, each address a network address of its own to the
+    server."""
+    return f"127.1.{n // 200}.{n % 200 + 10}"
+
+
+@dataclass
+class LiveTally:
+    """What the people at live tables met in one measurement."""
+
+    latencies: list[float] = field(default_factory=list)  # last flip sent -> both told, a battle
+    at: list[float] = field(default_factory=list)  # when each of them was told (perf_counter)
+    flips: int = 0
+    lost: int = 0  # battle numbers a socket never heard (a gap, or one stored but never told)
+    duplicated: int = 0  # battle numbers a socket heard again, or out of order
+    ended: int = 0  # rounds that ended
+    dealt: int = 0  # next rounds dealt (the host's `next`)
+    failures: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+    def fail(self, kind: str, example: str) -> None:
+        self.failures[kind] += 1
+        self.examples.setdefault(kind, example[:90])
+
+
+@dataclass(eq=False)
+class LivePerson:
+    """One person at a live table: their own browser (its cookie is their seat) and socket,
+    and every battle number their socket has heard: the last of each round, in order."""
+
+    table: LiveTable
+    seat: int
+    conn: Connection
+    ws: Any = None
+    heard: list[int] = field(default_factory=lambda: [0])
+    over: bool = False  # their round is over: waiting for the next one
+    flipped_for: tuple[int, int] | None = None  # (round, battle) of their last flip
+    closed: str = ""  # how the server closed their socket, if it did
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """(round, battle) of the battle they flip for next."""
+        return len(self.heard) - 1, self.heard[-1] + 1
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A live table of two people, and when each flipped for, and heard, each battle."""
+
+    code: str = ""
+    people: list[LivePerson] = field(default_factory=list)
+    sent: dict[tuple[int, int], list[float]] = field(default_factory=dict)
+    told: dict[tuple[int, int], list[float]] = field(default_factory=dict)
+
+    def pending(self) -> bool:
+        """A battle both have flipped for that not both have heard yet."""
+        return any(
+            len(times) == 2 and len(self.told.get(key, ())) < 2 for key, times in self.sent.items()
+        )
+
+
+class LiveTables:
+    """Honest live tables of two people each on their own device: a host (seat 0) who opens
+    the table with `POST /api/tables`, and a guest who takes seat 1 through the invite
+    (`POST /api/tables/{code}/seats`), each their own browser on a socket of their own
+    (docs/api.md#live-tables). Each person flips about every `flip_s` (at a moment of their own
+    in it) for the next battle, the battle's number said; when a round ends the host deals
+    the next (`next`). Every socket's battles are checked: each number of its round heard once,
+    in order. People share a loopback address `PEOPLE_PER_ADDRESS` at a time, from
+    `loopback(first_address)` on."""
+
+    def __init__(
+        self,
+        port: int,
+        count: int,
+        flip_s: float,
+        *,
+        first_address: int = 0,
+        rules: dict[str, Any] | None = None,
+    ) -> None:
+        self.port, self.count, self.flip_s = port, count, flip_s
+        self.first_address = first_address
+        self.rules = {"players": 2, **(rules or {})}
+        self.tables: list[LiveTable] = []
+        self.tally = LiveTally()  # the measurement under way
+        self.waited: Counter[str] = Counter()  # 429s met while setting up, waited for
+        self.refused: Counter[str] = Counter()  # sockets the server would not let join
+        self.closing = False
+        self.readers: list[asyncio.Task[None]] = []
+
+    @property
+    def addresses(self) -> int:
+        """How many loopback addresses the people take."""
+        return -(-2 * self.count // PEOPLE_PER_ADDRESS)
+
+    def _person(self, table: LiveTable, seat: int) -> LivePerson:
+        index = 2 * len(self.tables) + seat
+        local = loopback(self.first_address + index // PEOPLE_PER_ADDRESS)
+        return LivePerson(table, seat, Connection(self.port, local=local))
+
+    async def _post(self, conn: Connection, path: str, body: object, ok: int) -> Answer:
+        """POST until it is answered `ok`, waiting out each 429's Retry-After."""
+        while True:
+            answer = await conn.request("POST", path, body, timeout=60)
+            if answer.status == ok:
+                return answer
+            if answer.status != 429:
+                raise SystemExit(f"POST {path.split('/')[-1]}: {answer.status} {answer.detail()}")
+            self.waited[answer.detail().split(":")[0]] += 1
+            await asyncio.sleep(answer.retry_after())
+
+    async def open(self) -> float:
+        """Open the tables and seat their guests; returns the seconds it took."""
+        start = time.perf_counter()
+        tables = []
+        for _ in range(self.count):
+            table = LiveTable()
+            table.people = [self._person(table, 0), self._person(table, 1)]
+            self.tables.append(table)
+            tables.append(table)
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": ""}]
+        body = {"rules": self.rules, "seats": seats}
+
+        async def one(table: LiveTable) -> None:
+            host, guest = table.people
+            opened = await self._post(host.conn, "/api/tables", body, 201)
+            table.code = str(json.loads(opened.body)["invite"]["code"])
+            seat = {"seat": 1, "name": "Mia"}
+            await self._post(guest.conn, f"/api/tables/{table.code}/seats", seat, 200)
+            host.conn.close()
+            guest.conn.close()
+
+        await gather_some([one(table) for table in tables], JOIN_AT_ONCE)
+        return time.perf_counter() - start
+
+    async def join(self) -> float:
+        """Open every person's socket (welcome, then the table); returns the seconds it took.
+        A socket the server refuses is counted in `refused` by its close code."""
+        start = time.perf_counter()
+        people = [person for table in self.tables for person in table.people]
+        await gather_some([self._join(person) for person in people], JOIN_AT_ONCE)
+        return time.perf_counter() - start
+
+    async def _join(self, person: LivePerson) -> None:
+        url = f"ws://127.0.0.1:{self.port}/api/tables/{person.table.code}/live"
+        try:
+            ws = await connect(
+                url, origin=f"http://127.0.0.1:{self.port}",
+                additional_headers={"Cookie": person.conn.cookie}, ping_interval=None,
+                proxy=None, open_timeout=60, local_addr=person.conn.local_addr,
+            )  # fmt: skip
+        except (OSError, TimeoutError) as error:
+            self.refused[f"not opened: {type(error).__name__}"] += 1
+            return
+        try:
+            welcome = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            table = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        except ConnectionClosed:
+            self.refused[f"closed {ws.close_code}"] += 1
+            return
+        except TimeoutError:
+            self.refused["no welcome in 60 s"] += 1
+            await ws.close()
+            return
+        if welcome["type"] != "welcome" or table["type"] != "table":
+            self.refused[f"told {welcome['type']}, {table['type']}"] += 1
+            await ws.close()
+            return
+        if welcome["you"]["seat"] != person.seat:
+            raise SystemExit(f"a person's cookie sat them at {welcome['you']}, not {person.seat}")
+        person.ws = ws
+        person.heard = [table["round"]["battles"]]
+        person.over = table["round"]["outcome"] is not None
+        self.readers.append(asyncio.create_task(self._listen(person)))
+
+    @property
+    def playing(self) -> list[LiveTable]:
+        """The tables whose two people both joined."""
+        return [table for table in self.tables if all(p.ws is not None for p in table.people)]
+
+    async def _listen(self, person: LivePerson) -> None:
+        """Read everything the person's socket is told, checking each battle number."""
+        try:
+            async for raw in person.ws:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "played":
+                    await self._played(person, message, now)
+                elif kind == "table" and message["event"] == "dealt":
+                    person.heard.append(message["round"]["battles"])
+                    person.over = message["round"]["outcome"] is not None
+                    self.tally.dealt += person.seat == 0
+                elif kind == "error":
+                    self.tally.fail(f"told error: {message['message'][:40]}", message["message"])
+        except ConnectionClosed:
+            pass
+        if not self.closing:
+            person.closed = f"{person.ws.close_code} {person.ws.close_reason}"
+            self.tally.fail(f"socket closed: {person.ws.close_code}", person.closed)
+
+    async def _played(self, person: LivePerson, message: dict[str, Any], now: float) -> None:
+        tally, table = self.tally, person.table
+        last = person.heard[-1]
+        round_index = len(person.heard) - 1
+        for battle in message["battles"]:
+            number = battle["number"]
+            if number <= last:
+                tally.duplicated += 1
+                continue
+            tally.lost += number - last - 1
+            last = number
+            key = (round_index, number)
+            told = table.told.setdefault(key, [])
+            told.append(now)
+            sent = table.sent.get(key, ())
+            if len(told) == 2 and len(sent) == 2:
+                tally.latencies.append(max(told) - max(sent))
+                tally.at.append(now)
+        person.heard[-1] = last
+        shown = message["round"]
+        if shown["battles"] != last:
+            tally.fail("played: round.battles is not its last battle", f"{shown['battles']}")
+        if shown["outcome"] is not None and not person.over:
+            person.over = True
+            if person.seat == 0:
+                tally.ended += 1
+                await person.ws.send('{"type": "next"}')
+
+    async def _flip(self, person: LivePerson, start: float, until: float) -> None:
+        """Flip about every `flip_s` from a moment of one's own, for the battle after the last
+        one heard (once each), until `until`."""
+        at = start + random.uniform(0, self.flip_s)
+        table = person.table
+        while at < until:
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            at += self.flip_s * random.uniform(0.9, 1.1)
+            key = person.key
+            if person.over or person.flipped_for == key or person.closed:
+                continue
+            person.flipped_for = key
+            table.sent.setdefault(key, []).append(time.perf_counter())
+            self.tally.flips += 1
+            await person.ws.send(f'{{"type": "flip", "battle": {key[1]}}}')
+
+    async def play(self, seconds: float) -> LiveTally:
+        """Every person flips for `seconds`; then the last battles flipped for are waited for
+        (up to SETTLE_S). Returns what they met."""
+        tally = self.tally = LiveTally()
+        start = time.perf_counter()
+        people = [person for table in self.playing for person in table.people]
+        await asyncio.gather(*(self._flip(person, start, start + seconds) for person in people))
+        settle = time.perf_counter() + SETTLE_S
+        while any(table.pending() for table in self.playing) and time.perf_counter() < settle:
+            await asyncio.sleep(0.05)
+        tally.elapsed = time.perf_counter() - start
+        for table in self.playing:
+            for key in [key for key, sent in table.sent.items() if len(sent) == 2]:
+                told = table.told.pop(key, [])
+                table.sent.pop(key)
+                if len(told) < 2:
+                    tally.fail("flipped for, never told to both", f"battle {key[1]}")
+        return tally
+
+    async def close(self) -> None:
+        """Close every socket (the person leaves), and check that the two people of each table
+        heard the same battles."""
+        self.closing = True
+        people = [person for table in self.tables for person in table.people if person.ws]
+        await asyncio.gather(*(person.ws.close() for person in people), return_exceptions=True)
+        await asyncio.gather(*self.readers, return_exceptions=True)
+        for table in self.playing:
+            host, guest = (person.heard for person in table.people)
+            if host != guest:
+                self.tally.fail("the two people heard different battles", f"{host} {guest}")
+
+    def heard(self) -> dict[str, list[int]]:
+        """Each table's battles told, round by round (the most either person heard)."""
+        return {
+            table.code: [max(pair) for pair in zip(*(p.heard for p in table.people), strict=False)]
+            for table in self.playing
+        }
+
+
+def check_stored_tables(db: Path, heard: dict[str, list[int]]) -> tuple[list[str], int]:
+    """The live tables whose stored rounds fall short of the battles told (or that are not
+    there), and how many stored battles were never told (lost on the way to the sockets)."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(
+            "SELECT live_table, battles FROM rounds WHERE live_table IS NOT NULL"
+            " ORDER BY created_at, rowid"
+        ).fetchall()
+    stored: dict[str, list[int]] = {}
+    for code, battles in rows:
+        stored.setdefault(code, []).append(battles)
+    short, untold = [], 0
+    for code, told in heard.items():
+        kept = stored.get(code, [])
+        if len(kept) < len(told) or any(k < t for k, t in zip(kept, told, strict=False)):
+            short.append(f"{code[:8]}…: told {told}, stored {kept}")
+        untold += sum(max(0, k - t) for k, t in zip(kept, told, strict=False))
+    return short, untold
+
+
+async def gather_some(jobs: list[Coroutine[Any, Any, Any]], at_once: int) -> list[Any]:
+    """Run `jobs`, at most `at_once` of them at the same time."""
+    slots = asyncio.Semaphore(at_once)
+
+    async def one(job: Coroutine[Any, Any, Any]) -> Any:
+        async with slots:
+            return await job
+
+    return await asyncio.gather(*(one(job) for job in jobs))
+
+
+class LoopLag:
+    """How late the client's own event loop wakes: a sleep of `every` seconds, over and over;
+    each wake's lateness is kept. A late wake delays every answer the client times as much."""
+
+    def __init__(self, every: float = 0.01) -> None:
+        self.every = every
+        self.lags: list[float] = []
+
+    async def run(self, seconds: float) -> None:
+        until = time.perf_counter() + seconds
+        while (now := time.perf_counter()) < until:
+            await asyncio.sleep(self.every)
+            self.lags.append(time.perf_counter() - now - self.every)
+
+
+def load_average() -> float:
+    """The machine's load average over the last minute: how many processes wanted a core (other
+    work on the machine makes every figure slower; there are `os.cpu_count()` cores)."""
+    return os.getloadavg()[0]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time (user and system) process `pid` and its descendants have used."""
+    total = 0.0
+    for one in process_tree(pid):
+        try:
+            with open(f"/proc/{one}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
 # -- the server and its memory ------------------------------------------------------------------
 
 
@@ -502,6 +885,18 @@ def figures(tally: Tally, memory: int) -> str:
         f"  p50 {ms(clicks, 0.5):6.2f} ms  p99 {ms(clicks, 0.99):7.2f} ms  worst {worst:7.1f} ms"
         f"  failures {sum(tally.failures.values()) - tally.failures['chance: 429']}"
         f"  peak memory {memory / MB:.0f} MB"
+    )
+
+
+def live_figures(tally: LiveTally) -> str:
+    """One line of the live tables: battles told to both people, their rate, and the time from
+    a battle's last flip to both people told."""
+    told = tally.latencies
+    worst = max(told, default=float("nan")) * 1000
+    return (
+        f"{len(told):6,} battles {len(told) / tally.elapsed:5.0f}/s"
+        f"  p50 {ms(told, 0.5):6.2f} ms  p99 {ms(told, 0.99):7.2f} ms  worst {worst:7.1f} ms"
+        f"  ({tally.flips:,} flips)"
     )
 
 

@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/hostile.py [--players 20] [--seconds 20] [--baseline-seconds 10]
                                            [--think-ms 100] [--long-requests 30] [--flood 1500]
                                            [--body-mb 50]
+                                           [--live-tables 0] [--flip-s 1.0] [--socket-attacks 20]
+                                           [--socket-flood 1000] [--fanout-plays 50]
 
 Starts `cardwar serve` on a loopback port over a fresh database (every round capped at 100,000
 battles, as by default). --players honest players, each a keep-alive connection that keeps the
@@ -44,7 +46,30 @@ memory under 300 MB, nothing lost; the endless round's story in under 10 s; stop
 its snapshot in under 500 ms. A missed target is printed, never an exit status: the script
 fails only if it crashes. The ratios (under attack / baseline) are measured in the same run.
 
-The server, the client, the players and the memory sampler are benchmarks/harness.py's.
+With --live-tables N (0, the default, leaves all this out and prints what it always has), N
+live tables of two people (benchmarks/harness.py's `LiveTables`, as in benchmarks/tables.py: a
+browser and a socket each, flipping about every --flip-s) play beside the players in both
+windows, opened and joined before the baseline, and the same attacker also goes at the sockets
+(docs/api.md#limits-of-live-tables), from its own table (its seat 1 the computer's):
+
+- --socket-attacks sockets of each kind, 8 at a time, each counted by what became of it: from
+  another page's Origin (to an honest table) and with no Origin, refused before they open (the
+  handshake answered 403); to made-up table codes and watch codes (told so, closed 4404); a
+  5 KB message from its own seat (closed 1009); 60 pings at once from its own seat (closed
+  1008);
+- a flood of --socket-flood sockets watching its own table, 32 at a time, each held open and
+  never read (past the server's 1,000 live sockets, closed 1013); while they are held, an
+  honest newcomer opens a socket to an honest table (one who opens an invite link to watch);
+- then, as its table's host, --fanout-plays plays of 10 battles at 5 a second: each is told to
+  every socket of the flood.
+
+The tables' figures (flip to both told, as in benchmarks/tables.py) are printed alone and under
+attack, with their ratio, and checked as there: every battle number heard once and in order by
+every socket, every battle told stored. Their targets: p99 under 100 ms under attack, no battle
+lost or duplicated, no honest socket closed or refused.
+
+The server, the client, the players, the live tables and the memory sampler are
+benchmarks/harness.py's.
 """
 
 from __future__ import annotations
@@ -52,24 +77,39 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import secrets
 import signal
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from harness import (
+    JOIN_AT_ONCE,
     MB,
     TIMEOUT_S,
     Connection,
+    LiveTables,
+    LiveTally,
     Memory,
     Player,
     Server,
     Tally,
     answered,
     check_stored,
+    check_stored_tables,
     failure_lines,
     figures,
+    gather_some,
+    live_figures,
+    load_average,
+    loopback,
     made_up_cookie,
     ms,
     play,
@@ -250,22 +290,259 @@ class Attack:
             self.lines.append(f"the long requests' answers, read after the window: {shown}")
 
 
+# -- the attacker's sockets (with --live-tables) -------------------------------------------------
+
+
+class SocketAttack:
+    """The same attacker at the live tables' sockets (docs/api.md#limits-of-live-tables); `lines`
+    tells what it did and met, in order. Its own table is opened from its own address."""
+
+    def __init__(self, port: int, args: argparse.Namespace, honest: LiveTables) -> None:
+        self.port, self.honest = port, honest
+        self.each, self.flood, self.plays = (
+            args.socket_attacks,
+            args.socket_flood,
+            args.fanout_plays,
+        )
+        self.lines: list[str] = []
+        self.held: list[Any] = []  # the flood's sockets, held open and never read
+        self.phases: dict[str, tuple[float, float]] = {}  # what it did when (perf_counter)
+        self.started = 0.0
+        self.origin = f"http://127.0.0.1:{port}"
+        # An address of its own, so that the HTTP attacks above meet the limits they always met.
+        self.local = loopback(1000)
+
+    def note(self, text: str) -> None:
+        self.lines.append(f"[{time.perf_counter() - self.started:5.1f} s] {text}")
+
+    async def connect(
+        self, path: str, *, origin: str | None = "", cookie: str = "", local: str = ""
+    ) -> Any:
+        """A socket to `path` from its address (or `local`), opened as a page would (its Origin
+        this server's, unless `origin` says otherwise: None sends none), reading at most 4
+        messages ahead."""
+        return await connect(
+            f"ws://127.0.0.1:{self.port}{path}",
+            origin=self.origin if origin == "" else origin,
+            additional_headers={"Cookie": cookie} if cookie else None,
+            ping_interval=None, proxy=None, open_timeout=30, close_timeout=1, max_queue=4,
+            local_addr=(local or self.local, 0),
+        )  # fmt: skip
+
+    async def outcome(self, path: str, send: list[str] | None = None, **how: Any) -> str:
+        """Open a socket to `path`, send `send`, and read until the server closes it: what
+        became of it (a refused handshake's status, or the close code)."""
+        try:
+            ws = await self.connect(path, **how)
+        except InvalidStatus as error:
+            return f"refused {error.response.status_code}"
+        except (OSError, TimeoutError) as error:
+            return f"not opened ({type(error).__name__})"
+        try:
+            for message in send or []:
+                await ws.send(message)
+            async with asyncio.timeout(10):
+                async for _ in ws:
+                    pass
+        except ConnectionClosed:
+            pass
+        except TimeoutError:
+            await ws.close()
+            return "still open after 10 s"
+        return f"closed {ws.close_code}"
+
+    async def many(self, what: str, n: int, path: Any, **how: Any) -> None:
+        """`n` sockets of one attack, 8 at a time, their outcomes counted."""
+        outcomes = await gather_some([self.outcome(path(), **how) for _ in range(n)], 8)
+        shown = ", ".join(f"{o} x{k}" for o, k in sorted(Counter(outcomes).items()))
+        self.note(f"{n} {what}: {shown}")
+
+    async def run(self, until: float) -> None:
+        """Every attack in turn, then hold the flood's sockets open until `until`."""
+        self.started = time.perf_counter()
+        conn = Connection(self.port, local=self.local)
+        seats = [{"kind": "person", "name": "Eve"}, {"kind": "computer", "name": ""}]
+        while (answer := await conn.request("POST", "/api/tables", {"seats": seats})).status == 429:
+            await asyncio.sleep(answer.retry_after())
+        if answer.status != 201:
+            self.note(f"opened a table of its own: {answer.status} {answer.detail()}")
+            return
+        opened = json.loads(answer.body)
+        code, watch, cookie = opened["invite"]["code"], opened["table"]["watch"], conn.cookie
+        own = f"/api/tables/{code}/live"
+        self.note("opened a table of its own (its seat 1 the computer's)")
+        honest = self.honest.playing[0].code
+        each = self.each
+        await self.many(
+            "sockets to an honest table from another page's Origin", each,
+            lambda: f"/api/tables/{honest}/live", origin="http://evil.example",
+        )  # fmt: skip
+        await self.many("sockets with no Origin", each, lambda: own, origin=None)
+        await self.many(
+            "sockets to made-up table codes",
+            each,
+            lambda: f"/api/tables/{secrets.token_urlsafe(16)}/live",
+        )
+        await self.many(
+            "sockets to made-up watch codes",
+            each,
+            lambda: f"/api/watch/{secrets.token_urlsafe(16)}/live",
+        )
+        big = '{"type": "ping", "pad": "' + "x" * 5000 + '"}'
+        await self.many(
+            "5 KB messages (its own seat)", each, lambda: own, cookie=cookie,
+            send=[big],
+        )  # fmt: skip
+        pings = ['{"type": "ping"}'] * 60
+        await self.many("floods of 60 pings at once (its own seat)", each, lambda: own,
+                        cookie=cookie, send=pings)  # fmt: skip
+        try:
+            host = await self.connect(own, cookie=cookie)  # before the flood fills the sockets
+        except (OSError, TimeoutError) as error:
+            self.note(f"its host's socket: not opened ({type(error).__name__})")
+            return
+        await self.flood_sockets(watch)
+        await self.newcomer(honest)
+        await self.fan_out(host)
+        conn.close()
+        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+
+    async def flood_sockets(self, watch: str) -> None:
+        """Open `flood` sockets watching its own table, 32 at a time, and hold the ones the
+        server lets in; count those it refuses by close code."""
+        outcomes: Counter[str] = Counter()
+
+        async def one() -> None:
+            try:
+                ws = await self.connect(f"/api/watch/{watch}/live")
+                first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if first["type"] == "welcome":
+                    self.held.append(ws)
+                    outcomes["held open"] += 1
+                    return
+                async with asyncio.timeout(10):
+                    async for _ in ws:
+                        pass
+            except ConnectionClosed:
+                pass
+            except InvalidStatus as error:
+                outcomes[f"refused {error.response.status_code}"] += 1
+                return
+            except (OSError, TimeoutError) as error:
+                outcomes[f"not opened ({type(error).__name__})"] += 1
+                return
+            outcomes[f"closed {ws.close_code}"] += 1
+
+        start = time.perf_counter()
+        await gather_some([one() for _ in range(self.flood)], JOIN_AT_ONCE)
+        shown = ", ".join(f"{o} x{k}" for o, k in outcomes.most_common())
+        took = time.perf_counter() - start
+        self.phases["while the flood's sockets joined"] = (start, start + took)
+        self.note(f"flood of {self.flood:,} sockets watching its table in {took:.1f} s: {shown}")
+
+    async def newcomer(self, honest: str) -> None:
+        """While the flood holds its sockets: an honest newcomer's socket to an honest table
+        (one who opens the invite link and watches), from an address of their own."""
+        try:
+            ws = await self.connect(f"/api/tables/{honest}/live", local=loopback(1001))
+            first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if first["type"] == "welcome":
+                became = "let in"
+                await ws.close()
+            else:
+                async with asyncio.timeout(10):
+                    async for _ in ws:
+                        pass
+                became = f"closed {ws.close_code}"
+        except ConnectionClosed:
+            became = f"closed {ws.close_code}"
+        except (OSError, TimeoutError) as error:
+            became = f"not opened ({type(error).__name__})"
+        self.note(f"an honest newcomer's socket meanwhile (watching an honest table): {became}")
+
+    async def fan_out(self, host: Any) -> None:
+        """As its table's host, play 10 battles at a time, `plays` times at 5 a second: every
+        socket of the flood is told each time (dealing the next round when one ends)."""
+        start = time.perf_counter()
+        told = 0
+        try:
+            for _ in range(self.plays):
+                await host.send('{"type": "play"}')
+                await asyncio.sleep(0.2)
+                while True:  # what the host was told meanwhile
+                    try:
+                        message = json.loads(await asyncio.wait_for(host.recv(), 0.001))
+                    except TimeoutError:
+                        break
+                    if message["type"] == "played":
+                        told += 1
+                        if message["round"]["outcome"] is not None:
+                            await host.send('{"type": "next"}')
+        except ConnectionClosed:
+            pass
+        closed = f", then closed {host.close_code}" if host.close_code else ""
+        self.phases["while its table was played to them"] = (start, time.perf_counter())
+        await host.close()
+        still = sum(ws.close_code is None for ws in self.held)
+        self.note(
+            f"{self.plays} plays of 10 battles on its table in {time.perf_counter() - start:.1f} s,"
+            f" each told to its {len(self.held)} watchers ({told} told to its host{closed});"
+            f" {still} of them still open"
+        )
+
+    async def close(self) -> None:
+        """Hang up the flood's sockets (the window is over)."""
+        await asyncio.gather(*(ws.close() for ws in self.held), return_exceptions=True)
+
+
+@dataclass
+class Live:
+    """The honest live tables of --live-tables, and what they met alone and under attack."""
+
+    tables: LiveTables
+    baseline: LiveTally | None = None
+    attacked: LiveTally | None = None
+    sockets: SocketAttack | None = None
+
+
+async def live_play(live: Live | None, seconds: float) -> LiveTally | None:
+    return None if live is None else await live.tables.play(seconds)
+
+
 async def measure(
     port: int, args: argparse.Namespace, memory: Memory
-) -> tuple[Tally, int, Tally, int, Attack, list[Player]]:
+) -> tuple[Tally, int, Tally, int, Attack, list[Player], Live | None]:
     think = args.think_ms / 1000
     players = [Player(Connection(port)) for _ in range(args.players)]
+    live = None
+    if args.live_tables:
+        live = Live(LiveTables(port, args.live_tables, args.flip_s, first_address=1))
+        await live.tables.open()
+        await live.tables.join()
     memory.restart()
-    baseline = await play(players, args.baseline_seconds, think)
+    baseline, live_baseline = await asyncio.gather(
+        play(players, args.baseline_seconds, think), live_play(live, args.baseline_seconds)
+    )
     baseline_memory = memory.restart()
     attack = Attack(port, args.long_requests, args.flood, args.body_mb)
     until = time.perf_counter() + args.seconds
-    attacked, _ = await asyncio.gather(play(players, args.seconds, think), attack.run(until))
+    sockets = None if live is None else SocketAttack(port, args, live.tables)
+    attacked, _, live_attacked, _ = await asyncio.gather(
+        play(players, args.seconds, think),
+        attack.run(until),
+        live_play(live, args.seconds),
+        asyncio.sleep(0) if sockets is None else sockets.run(until),
+    )
     attacked_memory = memory.restart()
     await attack.close()
     for player in players:
         player.conn.close()
-    return baseline, baseline_memory, attacked, attacked_memory, attack, players
+    if live is not None:
+        assert sockets is not None
+        await sockets.close()
+        await live.tables.close()
+        live.baseline, live.attacked, live.sockets = live_baseline, live_attacked, sockets
+    return baseline, baseline_memory, attacked, attacked_memory, attack, players, live
 
 
 async def stop_during_a_long_run(server: Server) -> tuple[float, int | None, str]:
@@ -314,6 +591,19 @@ def main() -> None:
     parser.add_argument("--long-requests", type=int, default=30)
     parser.add_argument("--flood", type=int, default=1500, help="new rounds the attacker asks")
     parser.add_argument("--body-mb", type=float, default=50, help="the oversized body")
+    parser.add_argument(
+        "--live-tables", type=int, default=0, help="honest live tables beside the players"
+    )
+    parser.add_argument("--flip-s", type=float, default=1.0, help="a person's pause between flips")
+    parser.add_argument(
+        "--socket-attacks", type=int, default=20, help="sockets of each attack on the sockets"
+    )
+    parser.add_argument(
+        "--socket-flood", type=int, default=1000, help="sockets the attacker tries to hold"
+    )
+    parser.add_argument(
+        "--fanout-plays", type=int, default=50, help="plays of 10 battles on its flooded table"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -322,7 +612,7 @@ def main() -> None:
         memory = Memory(server.process.pid)
         stopped: tuple[float, int | None, str] | None = None
         try:
-            baseline, base_mem, attacked, attack_mem, attack, players = run(
+            baseline, base_mem, attacked, attack_mem, attack, players, live = run(
                 measure(server.port, args, memory)
             )
             stopped = run(stop_during_a_long_run(server))
@@ -333,6 +623,8 @@ def main() -> None:
         stopped_in, status, long_run = stopped
         rounds = answered(players)
         short = check_stored(db, rounds)
+        heard = {} if live is None else live.tables.heard()
+        live_short, untold = check_stored_tables(db, heard)
         errors = server.errors()
         again = Server(db)  # its log replaces the first one's, read just above
         try:
@@ -372,6 +664,8 @@ def main() -> None:
     for line in errors[:5]:
         print(f"  server log: {line[:140]}")
     print(f"  restarted: the endless round read back in {read_s * 1000:.1f} ms ({read})")
+    if live is not None:
+        live_lines(args, live, heard, live_short, untold)
     worst = max(attacked.clicks, default=float("nan")) * 1000
     failed = sum(attacked.failures.values())
     peak = max(base_mem, attack_mem) / MB
@@ -388,6 +682,75 @@ def main() -> None:
             "read back from its snapshot in under 500 ms", read_s < 0.5, f"{read_s * 1000:.1f} ms"
         )
     )
+    if live is not None:
+        live_targets(live, live_short, untold)
+
+
+def live_lines(
+    args: argparse.Namespace, live: Live, heard: dict[str, list[int]], short: list[str], untold: int
+) -> None:
+    """The honest live tables alone and under attack, and the attacker's sockets."""
+    assert live.baseline is not None and live.attacked is not None and live.sockets is not None
+    tables = live.tables
+    print(
+        f"  live tables: {len(tables.playing)} of two people (a browser each) flipping about every"
+        f" {args.flip_s:g} s, beside the players, alone and under attack"
+    )
+    if tables.refused:
+        refused = ", ".join(f"{why} x{n}" for why, n in tables.refused.most_common())
+        print(f"  live tables' sockets refused as they joined: {refused}")
+    print(f"  live baseline     {live_figures(live.baseline)}")
+    for line in live.sockets.lines:
+        print(f"  socket attacker  {line}")
+    print(f"  live under attack {live_figures(live.attacked)}")
+    base, under = live.baseline.latencies, live.attacked.latencies
+    during = list(zip(live.attacked.at, under, strict=True))
+    rest = dict(during)
+    for what, (start, end) in live.sockets.phases.items():
+        within = [latency for at, latency in during if start <= at <= end]
+        for at, _ in during:
+            if start <= at <= end:
+                rest.pop(at, None)
+        print(f"    {what} ({end - start:.1f} s): {live_part(within)}")
+    print(f"    the rest of the window: {live_part(list(rest.values()))}")
+    print(
+        f"  live under attack / baseline: p99 {ms(under, 0.99) / ms(base, 0.99):.2f}x,"
+        f" p50 {ms(under, 0.5) / ms(base, 0.5):.2f}x"
+    )
+    for label, tally in (("baseline", live.baseline), ("under attack", live.attacked)):
+        for kind, n in tally.failures.most_common():
+            print(f"  live {label} failed: {kind} x{n} ({tally.examples[kind]})")
+    lost = sum(t.lost for t in (live.baseline, live.attacked))
+    duplicated = sum(t.duplicated for t in (live.baseline, live.attacked))
+    battles = sum(sum(rounds) for rounds in heard.values())
+    stored = "every one stored" if not short else f"{len(short)} short: {'; '.join(short[:3])}"
+    print(
+        f"  live stored: {battles:,} battles told to both people of each table, {stored};"
+        f" lost {lost}, duplicated {duplicated}, stored but never told {untold}"
+    )
+    print(f"  machine: load average {load_average():.2f} after the run ({os.cpu_count()} cores)")
+
+
+def live_part(latencies: list[float]) -> str:
+    """The flips to both told of a part of the window."""
+    worst = max(latencies, default=float("nan")) * 1000
+    return (
+        f"{len(latencies):,} battles, p50 {ms(latencies, 0.5):.2f} ms, p99"
+        f" {ms(latencies, 0.99):.2f} ms, worst {worst:.1f} ms"
+    )
+
+
+def live_targets(live: Live, short: list[str], untold: int) -> None:
+    assert live.baseline is not None and live.attacked is not None
+    p99 = ms(live.attacked.latencies, 0.99)
+    print(target("live tables' p99 under attack under 100 ms", p99 < 100, f"{p99:.2f} ms"))
+    tallies = (live.baseline, live.attacked)
+    wrong = sum(t.lost + t.duplicated for t in tallies) + len(short) + untold
+    wrong += sum(t.failures["flipped for, never told to both"] for t in tallies)
+    print(target("no live battle lost or duplicated", wrong == 0, f"{wrong} lost or duplicated"))
+    closed = sum(n for t in tallies for kind, n in t.failures.items() if kind.startswith("socket"))
+    closed += sum(live.tables.refused.values())
+    print(target("no honest socket closed or refused", closed == 0, f"{closed}"))
 
 
 if __name__ == "__main__":
