@@ -17,15 +17,19 @@ from live import HANG_S, LiveServer
 WAIT_MS = HANG_S * 1000
 
 
-def open_table(page: Page, name: str = "Ann", clock: str = "") -> tuple[str, str]:
-    """Open a live table from the page's Play with others; returns its invite and watch links
-    (the invite dialog is left open)."""
+def open_table(
+    page: Page, name: str = "Ann", clock: str = "", invited: tuple[str, ...] = ()
+) -> tuple[str, str]:
+    """Open a live table from the page's Play with others (`invited`: more seats, by label, for
+    someone to invite); returns its invite and watch links (the invite dialog is left open)."""
     button(page, "Play with others").click()
     dialog = page.get_by_role("dialog", name="Play with others")
     expect(dialog).to_be_visible()
     dialog.get_by_label("Your name").fill(name)
     if clock:
         dialog.get_by_label("Turn clock").select_option(clock)
+    for seat in invited:
+        dialog.get_by_label(seat).select_option("person")
     dialog.get_by_role("button", name="Open the table").click()
     invite = page.get_by_role("dialog", name="Invite to your table")
     expect(invite).to_be_visible()
@@ -349,14 +353,7 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
     assert chosen.status == 200, chosen.text()
     ann.reload()
     expect(button(ann, "Turn cards")).to_be_enabled()
-    button(ann, "Play with others").click()
-    dialog = ann.get_by_role("dialog", name="Play with others")
-    dialog.get_by_label("Your name").fill("Ann")
-    dialog.get_by_label("Turn clock").select_option("10")
-    dialog.get_by_label("Seat 3").select_option("person")  # a second guest, who never comes
-    dialog.get_by_role("button", name="Open the table").click()
-    invite = ann.get_by_role("dialog", name="Invite to your table")
-    link = invite.get_by_label("Invite link").input_value()
+    link, _ = open_table(ann, clock="10", invited=("Seat 3",))  # a second guest, who never comes
     close_invite(ann)
     mia, mia_watch = device(browser, shared_server, PHONE)
     join(mia, link, "Mia")

@@ -173,6 +173,7 @@ class Room:
             "waiting": self._waiting(presence, shown) if shown["outcome"] is None else [],
             "clock_left_s": left,
             "tally": await self._tally(row.code),
+            "give_after_s": self.settings.live_give_after_s,
         }
 
     def _round_and_last(self, round_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:

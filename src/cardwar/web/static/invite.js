@@ -3,7 +3,7 @@
 // sheet), and the question an invite link asks a visitor (a name, kept in this browser, and a
 // free seat; or watching).
 import { ApiError, api } from "./api.js";
-import { $ } from "./dom.js";
+import { $, copyField } from "./dom.js";
 import { rulesLine } from "./house.js";
 import { joining, sitAt } from "./live.js";
 import { defaultSeatName, nameMax } from "./seats.js";
@@ -171,15 +171,7 @@ export function openInvite() {
   els.link.scrollLeft = 0;
 }
 
-async function copy(field, what) {
-  field.select();
-  try {
-    await navigator.clipboard.writeText(field.value);
-    els.status.textContent = `Copied the ${what}: paste it wherever you like.`;
-  } catch {
-    els.status.textContent = "This browser would not copy it: the link is selected, so copy it with your keyboard or menu.";
-  }
-}
+const copy = (field, what) => copyField(field, els.status, `Copied the ${what}: paste it wherever you like.`);
 
 export const copyInvite = () => copy(els.link, "invite link");
 export const copyWatch = () => copy(els.watch, "watch link");

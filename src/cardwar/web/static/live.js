@@ -38,7 +38,6 @@ export const retry = { firstMs: 1000, mostMs: 15000 };
 const PING_MS = 25000; // a word now and then, so that nothing between closes a quiet socket
 const REACTION_MS = 2500; // how long a reaction shows on its seat
 const REACT_EVERY_MS = 1000; // the table takes one reaction a second from each person
-const GIVE_AFTER_MS = 120000; // away this long, the host may give the seat to the computer
 const NO_TABLE = "No table has this link: it may be cut short, or its table was closed long ago. Press Leave to go back to your own table.";
 
 let socket = null; // the socket this device has open to the table, or null
@@ -179,7 +178,8 @@ async function tableArrived(message) {
   const was = state.live;
   const players = message.rules.players;
   const turn = turnFor(was.you, players);
-  const base = { ...was, turn, serverSeats: message.seats, watch: message.watch, clockS: message.clock_s };
+  const base = { ...was, turn, serverSeats: message.seats, watch: message.watch, clockS: message.clock_s,
+    giveAfterMs: message.give_after_s * 1000 };
   const { named, seats } = seatsOf(base, message.seats);
   const matchId = message.match ? `live-match-${message.match.seed}` : null;
   const round = turnRound(turn, message.round, named, matchId);
@@ -356,11 +356,11 @@ export async function liveFlip() {
   const round = state.round;
   if (!live || live.link !== "open" || !round || round.outcome) return;
   if (live.you === null) {
-    say("You are watching: only the people at the table turn its cards.");
+    note("You are watching: only the people at the table turn its cards.");
     return;
   }
   if (round.counts[0] === 0) {
-    say("You are out of cards this round: the others play on.");
+    note("You are out of cards this round: the others play on.");
     return;
   }
   if (live.flipped.includes(0)) return;
@@ -371,7 +371,8 @@ export async function liveFlip() {
   keepFlips();
 }
 
-function say(words) {
+/** Put `words` in the caption as a note, and read them out. */
+function note(words) {
   dispatch({ type: "noted", note: words });
   announce(words);
 }
@@ -381,7 +382,7 @@ export function livePlay(toEnd) {
   const live = state.live;
   if (!live || live.link !== "open") return;
   if (!live.host) {
-    say(hostOnlyWords(live, view(state).names));
+    note(hostOnlyWords(live, view(state).names));
     return;
   }
   if (!state.round || state.round.outcome) return;
@@ -394,11 +395,11 @@ export function liveNext() {
   const live = state.live;
   if (!live || live.link !== "open") return;
   if (!live.host) {
-    say(hostOnlyWords(live, view(state).names));
+    note(hostOnlyWords(live, view(state).names));
     return;
   }
   if (state.round && state.round.outcome === null) {
-    say("This round is still being played: Play to end finishes it, then you deal the next.");
+    note("This round is still being played: Play to end finishes it, then you deal the next.");
     return;
   }
   send({ type: "next" });
@@ -430,7 +431,7 @@ export function sitAt(live, table = null) {
   setLive({
     code: null, watch: null, you: null, host: false, link: "connecting", reason: null,
     turn: turnFor(live.you ?? null, players), serverSeats: [], seats: [], flipped: [], waiting: [],
-    clockS: null, deadline: null, awaySince: {}, late: null, giveAfterMs: GIVE_AFTER_MS, shown: false,
+    clockS: null, deadline: null, awaySince: {}, late: null, giveAfterMs: Infinity, shown: false,
     arrival: "opened", ...live,
   });
   const url = live.code ? `/?table=${encodeURIComponent(live.code)}` : `/?watch=${encodeURIComponent(live.watch)}`;

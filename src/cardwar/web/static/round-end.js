@@ -1,6 +1,6 @@
 // A round's end: its story, its replay, its deal dealt again or shared as a link.
 import { act } from "./act.js";
-import { $ } from "./dom.js";
+import { $, copyField } from "./dom.js";
 import { openReplay } from "./replay.js";
 import { dealAgain } from "./rounds.js";
 import { peopleAt, seatWords } from "./seats.js";
@@ -142,15 +142,7 @@ export function openShare() {
   els.shareLink.scrollLeft = 0; // the address first, where the eye starts
 }
 
-export async function copyShareLink() {
-  els.shareLink.select();
-  try {
-    await navigator.clipboard.writeText(els.shareLink.value);
-    els.shareStatus.textContent = "Copied: paste it wherever you like.";
-  } catch {
-    els.shareStatus.textContent = "This browser would not copy it: the link is selected, so copy it with your keyboard or menu.";
-  }
-}
+export const copyShareLink = () => copyField(els.shareLink, els.shareStatus, "Copied: paste it wherever you like.");
 
 /** Share the link through the device's share sheet; copied instead if the sheet fails. */
 export async function sendShareLink() {
