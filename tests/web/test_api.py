@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import select
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +20,7 @@ from cardwar import PRESETS, Round, Rules
 from cardwar.web.schemas import BattlesOut, MeOut, RoundOut
 
 from helpers import ClientFactory, LongRunGate, RoundWaiters, scores
-from live import LiveServer
+from live import HANG_S, LiveServer
 
 EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
 
@@ -274,12 +276,34 @@ def test_kill_9_loses_no_answered_battle(live_server: LiveServer) -> None:
         for _ in range(13):
             assert http.post(f"/api/rounds/{data['id']}/battles", json={"count": 1}).is_success
         before = http.get(f"/api/rounds/{data['id']}").json()
+    assert live_server.process is not None
+    children = children_of(live_server.process.pid)
+    assert children  # its worker process, and multiprocessing's resource tracker
+    watched = [os.pidfd_open(pid) for pid in children]
     live_server.kill()
+    # ... and none of them lives on, an orphan: each ends once the server has gone.
+    for pidfd in watched:
+        ended, _, _ = select.select([pidfd], [], [], HANG_S)
+        assert ended, "a process the server started outlived it"
+        os.close(pidfd)
     live_server.start()
     with live_server.client() as http:
         after = http.get(f"/api/rounds/{data['id']}").json()
     assert after == before
     assert after["battles"] == 13
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc: the field after the name)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_bytes() if entry.name.isdigit() else b""
+        except OSError:
+            continue
+        if stat and int(stat.rsplit(b")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
 
 
 # -- the scoreboard -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -105,9 +106,23 @@ def here(function: Any, *args: Any) -> Any:
     return function(*args)
 
 
-def _quiet_worker() -> None:
+PARENT_LOOK_S = 1.0
+"""How often the worker looks whether the server that started it is still there."""
+
+
+def _quiet_worker(server: int) -> None:
     # Ctrl+C reaches the whole process group; the server, not its worker, answers it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A server killed outright (SIGKILL, out of memory) cannot stop its worker: the worker sees
+    # it has been given to another parent and ends itself, rather than live on, an orphan
+    # holding its memory and the server's output.
+    threading.Thread(target=_end_with, args=(server,), daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(PARENT_LOOK_S)
+    os._exit(0)
 
 
 class Worker:
@@ -125,6 +140,7 @@ class Worker:
                     max_workers=1,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_quiet_worker,
+                    initargs=(os.getpid(),),
                 )
             pool = self._pool
         try:
