@@ -29,6 +29,10 @@ WCAG_21_AA = {
     "resultTypes": ["violations"],
 }
 AXE_SCRIPT = Axe().axe_script  # axe-core as axe-playwright-python ships it
+# An `expect` waits for its event and returns the moment it comes, so its bound costs a passing
+# test nothing; Playwright's own 5 s is too short for a busy machine playing Play 10 battles'
+# ten animated battles, and would fail a test that is right.
+expect.set_options(timeout=30_000)
 
 # Deals that make a point quickly. Piles are listed top card first, You first.
 EXAMPLE_DEAL = [["9S", "2C", "KD", "4H"], ["9H", "3C", "7S", "5D"]]
