@@ -21,9 +21,12 @@ same way.
   (the `websockets` package), who open and join tables and flip as the page does, every battle
   number each socket hears checked; `LiveTally` is what they met, `check_stored_tables` checks
   the database against what they were told. `LoopLag` times the client's own event loop.
-- `Memory`: the peak resident size of the server and all its descendants together, sampled every
-  20 ms by a process of its own (`python benchmarks/harness.py --memory-of PID`), with psutil
-  when it is installed, else /proc; `cpu_seconds` the processor time they used.
+- `Memory`: the peak memory of the server and all its descendants together, sampled every 20 ms
+  by a process of its own (`python benchmarks/harness.py --memory-of PID`) from /proc, as a
+  `Footprint`: the sum of their proportional sizes (PSS, each shared page split among the
+  processes sharing it; the targets' figure) and of their whole resident sizes (RSS, which
+  counts the pages the server and its worker share once for each); `cpu_seconds` the processor
+  time they used.
 - `ms`, `figures`, `live_figures`, `failure_lines`, `target`: how the figures are printed.
 """
 
@@ -49,7 +52,7 @@ from collections import Counter
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -799,48 +802,69 @@ def process_tree(pid: int) -> list[int]:
         return [pid]
 
 
-def resident(pid: int) -> int:
-    """Bytes resident in process `pid` (0 if it is gone)."""
+def resident(pid: int) -> tuple[int, int]:
+    """Bytes resident in process `pid`, whole and proportional ((0, 0) if it is gone).
+
+    The whole resident size (RSS) counts every page the process maps, the pages it shares with
+    others too; the proportional size (PSS, /proc/PID/smaps_rollup) counts a shared page split
+    among its sharers. Summed over a server and its worker, which map the same interpreter,
+    libraries and numba, RSS counts those pages twice and PSS once: PSS is what the tree takes
+    from the machine. The kernel has smaps_rollup since Linux 4.14; where it is missing, PSS is
+    given as RSS."""
+    rss = pss = 0
     try:
-        import psutil
-    except ImportError:
-        try:
-            with open(f"/proc/{pid}/status", "rb") as status:
-                for line in status:
-                    if line.startswith(b"VmRSS:"):
-                        return int(line.split()[1]) * 1024
-        except OSError:
-            pass
-        return 0
-    try:
-        return int(psutil.Process(pid).memory_info().rss)
-    except psutil.Error:
-        return 0
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmRSS:"):
+                    rss = int(line.split()[1]) * 1024
+                    break
+        pss = rss
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    pss = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    return rss, pss
 
 
 def sample_memory(pid: int, every: float = 0.02, rescan: float = 0.5) -> None:
-    """The sampling process: sums the resident memory of `pid` and its descendants every
-    `every` seconds (looking for new descendants every `rescan` seconds); each line read on
-    stdin is answered with the peak since the last one, in bytes. Ends at the end of stdin."""
+    """The sampling process: sums the resident memory (whole and proportional, see `resident`)
+    of `pid` and its descendants every `every` seconds (looking for new descendants every
+    `rescan` seconds); each line read on stdin is answered with the two peaks since the last
+    one, in bytes. Ends at the end of stdin."""
     tree: list[int] = []
     scanned = -rescan
-    peak = 0
+    peak = [0, 0]
     while True:
         if time.monotonic() - scanned >= rescan:
             tree, scanned = process_tree(pid), time.monotonic()
-        current = sum(resident(one) for one in tree)
-        peak = max(peak, current)
+        sizes = [resident(one) for one in tree]
+        current = [sum(size[0] for size in sizes), sum(size[1] for size in sizes)]
+        peak = [max(was, now) for was, now in zip(peak, current, strict=True)]
         ready, _, _ = select.select([sys.stdin], [], [], every)
         if ready:
             if not sys.stdin.readline():
                 return
-            print(peak, flush=True)
+            print(*peak, flush=True)
             peak = current
 
 
+class Footprint(NamedTuple):
+    """A server tree's peak memory over a stretch, in bytes: `rss` sums its processes' whole
+    resident sizes, `pss` their proportional ones (see `resident`). Targets are on `pss`."""
+
+    rss: int
+    pss: int
+
+    def __str__(self) -> str:
+        return f"{self.pss / MB:.0f} MB ({self.rss / MB:.0f} MB counting shared pages per process)"
+
+
 class Memory:
-    """The peak resident memory of a server and its descendants together, sampled in a process
-    of its own, so that sampling takes nothing from the client's event loop."""
+    """The peak memory of a server and its descendants together, sampled in a process of its
+    own, so that sampling takes nothing from the client's event loop."""
 
     def __init__(self, pid: int) -> None:
         command = [sys.executable, str(Path(__file__).resolve()), "--memory-of", str(pid)]
@@ -848,12 +872,13 @@ class Memory:
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
 
-    def restart(self) -> int:
-        """The peak since the last restart (in bytes); starts counting again from now."""
+    def restart(self) -> Footprint:
+        """The peak since the last restart; starts counting again from now."""
         assert self.sampler.stdin is not None and self.sampler.stdout is not None
         self.sampler.stdin.write("peak\n")
         self.sampler.stdin.flush()
-        return int(self.sampler.stdout.readline())
+        rss, pss = self.sampler.stdout.readline().split()
+        return Footprint(int(rss), int(pss))
 
     def stop(self) -> None:
         if self.sampler.stdin is not None:
@@ -876,7 +901,7 @@ def ms(values: list[float], share: float, method: str = "inclusive") -> float:
     return statistics.quantiles(values, n=1000, method=method)[round(share * 1000) - 1] * 1000
 
 
-def figures(tally: Tally, memory: int) -> str:
+def figures(tally: Tally, memory: Footprint) -> str:
     """One line of a measurement: clicks, their rate and latency, failures, peak memory."""
     clicks = tally.clicks
     worst = max(clicks, default=float("nan")) * 1000
@@ -884,7 +909,7 @@ def figures(tally: Tally, memory: int) -> str:
         f"{len(clicks):6,} clicks {len(clicks) / tally.elapsed:5.0f}/s"
         f"  p50 {ms(clicks, 0.5):6.2f} ms  p99 {ms(clicks, 0.99):7.2f} ms  worst {worst:7.1f} ms"
         f"  failures {sum(tally.failures.values()) - tally.failures['chance: 429']}"
-        f"  peak memory {memory / MB:.0f} MB"
+        f"  peak memory {memory.pss / MB:.0f} MB"
     )
 
 

@@ -34,9 +34,9 @@ the run holds it): the seconds it takes to stop are printed. Then it is started 
 same file and the first endless round read back, timed: after a restart nothing is in memory,
 so a round comes back from its stored snapshot, never replayed.
 
-The server's memory is the resident size of its process and all its descendants (the worker
-process that plays long runs) together, sampled every 20 ms by a process of its own (psutil when
-it is installed, else /proc); the peak of that sum is printed. After the server has stopped,
+The server's memory is the proportional size (PSS, harness.resident) of its process and all its
+descendants (the worker process that plays long runs) together, sampled every 20 ms by a process
+of its own; the peak of that sum is printed. After the server has stopped,
 the database is checked: every battle answered to a player (its round and number) must be
 stored.
 
@@ -58,8 +58,9 @@ windows, opened and joined before the baseline, and the same attacker also goes 
   5 KB message from its own seat (closed 1009); 60 pings at once from its own seat (closed
   1008);
 - a flood of --socket-flood sockets watching its own table, 32 at a time, each held open and
-  never read (past the server's 1,000 live sockets, closed 1013); while they are held, an
-  honest newcomer opens a socket to an honest table (one who opens an invite link to watch);
+  never read (past the 256 live sockets the server lets one address keep, closed 1013); while
+  they are held, an honest newcomer from an address of their own opens a socket to an honest
+  table (one who opens an invite link to watch), and must be let in;
 - then, as its table's host, --fanout-plays plays of 10 battles at 5 a second: each is told to
   every socket of the flood.
 
@@ -95,6 +96,7 @@ from harness import (
     MB,
     TIMEOUT_S,
     Connection,
+    Footprint,
     LiveTables,
     LiveTally,
     Memory,
@@ -306,6 +308,7 @@ class SocketAttack:
         )
         self.lines: list[str] = []
         self.held: list[Any] = []  # the flood's sockets, held open and never read
+        self.newcomer_became = "never tried"  # the honest newcomer's socket, during the flood
         self.phases: dict[str, tuple[float, float]] = {}  # what it did when (perf_counter)
         self.started = 0.0
         self.origin = f"http://127.0.0.1:{port}"
@@ -458,6 +461,7 @@ class SocketAttack:
             became = f"closed {ws.close_code}"
         except (OSError, TimeoutError) as error:
             became = f"not opened ({type(error).__name__})"
+        self.newcomer_became = became
         self.note(f"an honest newcomer's socket meanwhile (watching an honest table): {became}")
 
     async def fan_out(self, host: Any) -> None:
@@ -511,7 +515,7 @@ async def live_play(live: Live | None, seconds: float) -> LiveTally | None:
 
 async def measure(
     port: int, args: argparse.Namespace, memory: Memory
-) -> tuple[Tally, int, Tally, int, Attack, list[Player], Live | None]:
+) -> tuple[Tally, Footprint, Tally, Footprint, Attack, list[Player], Live | None]:
     think = args.think_ms / 1000
     players = [Player(Connection(port)) for _ in range(args.players)]
     live = None
@@ -646,7 +650,7 @@ def main() -> None:
     print(
         f"  under attack / baseline: p99 {p99 / base_p99:.2f}x,"
         f" p50 {ms(attacked.clicks, 0.5) / ms(baseline.clicks, 0.5):.2f}x,"
-        f" peak memory {attack_mem / base_mem:.2f}x"
+        f" peak memory {attack_mem.pss / base_mem.pss:.2f}x"
     )
     total = sum(rounds.values())
     lost = "every one stored" if not short else f"{len(short)} rounds short: {'; '.join(short[:3])}"
@@ -668,7 +672,7 @@ def main() -> None:
         live_lines(args, live, heard, live_short, untold)
     worst = max(attacked.clicks, default=float("nan")) * 1000
     failed = sum(attacked.failures.values())
-    peak = max(base_mem, attack_mem) / MB
+    peak = max(base_mem.pss, attack_mem.pss) / MB
     print(target("players' p99 under 100 ms", p99 < 100, f"{p99:.2f} ms"))
     print(target("no click over 500 ms", worst <= 500, f"worst {worst:.1f} ms"))
     print(target("no failed click", failed == 0, f"{failed} failed"))
@@ -751,6 +755,9 @@ def live_targets(live: Live, short: list[str], untold: int) -> None:
     closed = sum(n for t in tallies for kind, n in t.failures.items() if kind.startswith("socket"))
     closed += sum(live.tables.refused.values())
     print(target("no honest socket closed or refused", closed == 0, f"{closed}"))
+    assert live.sockets is not None
+    became = live.sockets.newcomer_became
+    print(target("a newcomer let in while one address floods", became == "let in", became))
 
 
 if __name__ == "__main__":

@@ -16,11 +16,12 @@ once, then 2 a second, so past 60 players this takes a while; it is not measured
 same run, --few-players of them play for --few-seconds, and all --players for --seconds: the
 p99 and throughput ratios between the two loads are measured side by side.
 
-The memory is the resident size of the server and its descendants together, sampled every
-20 ms; the peak of each load is printed, and the server's at rest (its players' ids handed out,
-nothing played). Since the page shows the chance to win, the server loads numba and the
-simulator's compiled code as it starts (about 110 MB of its size at rest), so the 100 MB target
-set before that (57 MB then) is no longer met; what players add on top is measured beside it.
+The memory is the proportional size (PSS, harness.resident) of the server and its
+descendants together, sampled every 20 ms; the peak of each load is printed, and the server's
+at rest (its players' ids handed out, nothing played). Since the page shows the chance to win,
+the server loads numba and the simulator's compiled code as it starts (about 110 MB of its size
+at rest), so the 100 MB target set before that (57 MB then) is no longer met; what players add
+on top is measured beside it.
 The targets: at least 95% of the clicks the players' pace allows (players x 1000 / think-ms a
 second), p99 under 10 ms (a click's target in benchmarks/api.py), peak memory under 100 MB, no
 failed click, and every answered battle stored.
@@ -36,6 +37,7 @@ from pathlib import Path
 
 from harness import (
     Connection,
+    Footprint,
     Memory,
     Player,
     Server,
@@ -68,7 +70,7 @@ async def come_in(players: list[Player]) -> float:
 
 async def measure(
     port: int, args: argparse.Namespace, memory: Memory
-) -> tuple[float, int, list[tuple[int, Tally, int]], list[Player]]:
+) -> tuple[float, Footprint, list[tuple[int, Tally, Footprint]], list[Player]]:
     think = args.think_ms / 1000
     players = [Player(Connection(port)) for _ in range(args.players)]
     came_in = await come_in(players)
@@ -117,7 +119,7 @@ def main() -> None:
         f" {args.seconds:g} s; beside it, {args.few_players} for {args.few_seconds:g} s"
     )
     print(f"  ids: the {args.players} players got theirs in {came_in:.1f} s (not measured)")
-    print(f"  server at rest: {at_rest / 2**20:.0f} MB (numba and the simulator's code loaded)")
+    print(f"  server at rest: {at_rest} (numba and the simulator's code loaded)")
     for count, tally, peak in results:
         print(f"  {count:4} players {figures(tally, peak)}")
         if args.chance:
@@ -140,7 +142,8 @@ def main() -> None:
         f"  {many} / {few} players: p99 {p99 / ms(few_tally.clicks, 0.99):.2f}x,"
         f" p50 {ms(tally.clicks, 0.5) / ms(few_tally.clicks, 0.5):.2f}x,"
         f" throughput {rate / few_rate:.2f}x, memory over rest"
-        f" {(peak - at_rest) / 2**20:.0f} MB against {(results[0][2] - at_rest) / 2**20:.0f} MB"
+        f" {(peak.pss - at_rest.pss) / 2**20:.0f} MB against"
+        f" {(results[0][2].pss - at_rest.pss) / 2**20:.0f} MB"
     )
     total = sum(rounds.values())
     lost = "every one stored" if not short else f"{len(short)} rounds short: {'; '.join(short[:3])}"
@@ -152,7 +155,7 @@ def main() -> None:
     failed = sum(f for _, t, _ in results for f in t.failures.values())
     print(target(f"at least {0.95 * pace:.0f} clicks/s", rate >= 0.95 * pace, f"{rate:.0f}/s"))
     print(target("p99 under 10 ms", p99 < 10, f"{p99:.2f} ms"))
-    print(target("peak memory under 100 MB", peak < 100 * 2**20, f"{peak / 2**20:.0f} MB"))
+    print(target("peak memory under 100 MB", peak.pss < 100 * 2**20, f"{peak}"))
     print(target("no failed click", failed == 0, f"{failed} failed"))
     print(target("nothing lost", not short, f"{len(short)} rounds short"))
 

@@ -22,9 +22,9 @@ The figures:
   moment both people's sockets had its `played` message, read and parsed (p50, p99, max);
 - the click beside the tables, and alone before them (harness's figures), and the ratios of
   the flip to the click beside it and of the click beside to the click alone;
-- the server's peak memory: the resident size of its process and all its descendants together
-  (sampled every 20 ms by a process of its own), at rest, with every socket open and idle, and
-  at the peak of the window;
+- the server's peak memory: the proportional size (PSS, harness.resident) of its process and
+  all its descendants together (sampled every 20 ms by a process of its own), at rest, with
+  every socket open and idle, and at the peak of the window;
 - battles lost or duplicated: every socket must hear every battle number of its round once, in
   order (the `played` messages' `battles[].number`, and `round.battles` their last), and the two
   people of a table the same battles; after the server has stopped, the database must hold every
@@ -209,9 +209,9 @@ def main() -> None:
         )
     mem = found["memory"]
     print(
-        f"  server memory: {found['at_rest'] / MB:.0f} MB at rest, {found['idle_memory'] / MB:.0f}"
-        f" MB with {2 * playing:,} sockets open and idle, {mem / MB:.0f} MB at the peak of the"
-        f" window ({mem / found['at_rest']:.2f}x at rest)"
+        f"  server memory: {found['at_rest']} at rest; {found['idle_memory']} with"
+        f" {2 * playing:,} sockets open and idle; {mem} at the peak of the window"
+        f" ({mem.pss / found['at_rest'].pss:.2f}x at rest)"
     )
     print(f"  click alone      {figures(alone, found['alone_memory'])}")
     print(f"  click beside     {figures(beside, mem)}")
@@ -254,7 +254,13 @@ def main() -> None:
     lost = tally.lost + tally.duplicated + untold + len(short) + tally.failures[
         "flipped for, never told to both"
     ] + tally.failures["the two people heard different battles"]  # fmt: skip
-    peak = max(mem, found["setup_memory"], found["idle_memory"], found["alone_memory"]) / MB
+    peak = (
+        max(
+            one.pss
+            for one in (mem, found["setup_memory"], found["idle_memory"], found["alone_memory"])
+        )
+        / MB
+    )
     print(target("flip to both told under 50 ms at p99", p99 < 50, f"{p99:.2f} ms"))
     print(target("server under 400 MB", peak < 400, f"{peak:.0f} MB"))
     print(target("no battle lost or duplicated", lost == 0, f"{lost} lost or duplicated"))

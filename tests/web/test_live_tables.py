@@ -294,6 +294,28 @@ def test_what_is_not_there_or_not_yours_is_refused_plainly(make_client: ClientFa
         assert closed.value.code == 1013
 
 
+def test_one_network_address_cannot_hold_every_socket(make_client: ClientFactory) -> None:
+    """An address at its cap is refused plainly (1013); a socket it closes makes room again."""
+    client = make_client(live_sockets=10, live_sockets_per_address=2)
+    host = Device(client)
+    code = open_table(host)["invite"]["code"]
+    live = live_of(client)
+    with host.socket(f"/api/tables/{code}/live") as one:
+        joined(one)
+        with host.socket(f"/api/tables/{code}/live") as two:
+            joined(two)
+            assert dict(live.sockets_from) == {"testclient": 2}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                with host.socket(f"/api/tables/{code}/live") as third:
+                    assert "This network has as many live tables" in heard(third)["message"]
+                    heard(third)
+            assert closed.value.code == 1013
+            assert live.sockets == 2  # the refused one was never counted
+        with host.socket(f"/api/tables/{code}/live") as again:
+            joined(again)
+    assert live.sockets == 0 and not live.sockets_from  # nothing kept for an address with none
+
+
 def test_a_table_nobody_touches_for_an_hour_closes_and_says_so(
     make_client: ClientFactory,
 ) -> None:

@@ -5,6 +5,7 @@ What a socket may ask of a table is `live.py`'s `LiveTables`, over this `Room`."
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -67,6 +68,9 @@ class Room:
         self.sockets = 0
         """Live sockets open on this process (`Settings.live_sockets` bounds them), counted by
         the socket's route as it is let in."""
+        self.sockets_from: Counter[str] = Counter()
+        """The same, by network address (`Settings.live_sockets_per_address` bounds each); an
+        address with none is not kept."""
         self._idle_looked = float("-inf")  # when the store was last asked for idle tables
 
     async def table(self, code: str) -> Presence:

@@ -124,6 +124,10 @@ class Settings:
 
     live_sockets: int = 1000
     """Live-table sockets the whole server keeps open at once; one more is refused plainly."""
+    live_sockets_per_address: int = 256
+    """Live-table sockets one network address keeps open at once (a household, a school behind
+    one router: 64 tables of four); one more from it is refused plainly, so that one client
+    cannot take the whole server's `live_sockets`."""
     live_tables_per_browser: int = 8
     """Open live tables one browser may have opened; a ninth is refused until one closes."""
     live_idle_s: float = 3600.0

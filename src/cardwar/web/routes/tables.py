@@ -220,9 +220,15 @@ async def serve_socket(websocket: WebSocket, code: str = "", watch: str = "") ->
         await refuse(websocket, TRY_LATER, "The game has as many live tables open as it can "
                      "take right now: try again in a minute.")  # fmt: skip
         return
-    # Counted before anything is awaited: sockets that arrive at once cannot pass the cap
+    came_from = websocket.client.host if websocket.client is not None else "(unknown)"
+    if live.sockets_from[came_from] >= server.settings.live_sockets_per_address:
+        await refuse(websocket, TRY_LATER, "This network has as many live tables open as the "
+                     "game lets one network have: close some, then try again.")  # fmt: skip
+        return
+    # Counted before anything is awaited: sockets that arrive at once cannot pass the caps
     # together while each waits for its table.
     live.sockets += 1
+    live.sockets_from[came_from] += 1
     try:
         try:
             if watch:
@@ -241,6 +247,9 @@ async def serve_socket(websocket: WebSocket, code: str = "", watch: str = "") ->
         await talk(websocket, live, code, who, server)
     finally:
         live.sockets -= 1
+        live.sockets_from[came_from] -= 1
+        if not live.sockets_from[came_from]:
+            del live.sockets_from[came_from]
 
 
 async def refuse(websocket: WebSocket, close_code: int, words: str) -> None:
