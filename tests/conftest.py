@@ -4,6 +4,7 @@ headless Chromium (one per module)."""
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +41,32 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The PostgreSQL every machine of this project runs (trust auth, database `test`); each test
+# that asks for it gets a schema of its own, dropped after.
+POSTGRES = os.environ.get("CARDWAR_TEST_POSTGRES", "postgresql://127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """The URL of a fresh PostgreSQL schema for this test only (on POSTGRES; a test that needs
+    it is skipped, saying so in one line, where no PostgreSQL answers)."""
+    import psycopg
+
+    try:
+        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as error:
+        reason = str(error).strip().splitlines()[0]
+        pytest.skip(f"PostgreSQL is not running at {POSTGRES} ({reason}): this test needs it")
+    schema = f"test_{secrets.token_hex(8)}"
+    with admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+        try:
+            joined = "&" if "?" in POSTGRES else "?"
+            yield f"{POSTGRES}{joined}options=-csearch_path%3D{schema}"
+        finally:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     """A fresh SQLite file for this test only."""
@@ -54,7 +81,7 @@ def make_client(db_path: Path) -> Iterator[ClientFactory]:
     def make(path: Path | None = None, **settings: Any) -> TestClient:
         hosts = (*LOOPBACK_HOSTS, "testserver")
         settings.setdefault("worker_at_start", False)  # a process for each test costs more
-        app = create_app(Settings(db_path=path or db_path, hosts=hosts, **settings))
+        app = create_app(Settings(db=path or db_path, hosts=hosts, **settings))
         # A browser's fetch of ours always says its body is JSON (an empty body included).
         client = TestClient(app, headers={"content-type": "application/json"})
         client.__enter__()

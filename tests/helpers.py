@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from cardwar import Card, Reason, Round, Rules
 from cardwar.web.store import Store
+from cardwar.web.store.engines import SQLite
 from cardwar.web.workers import long_run
 
 from live import HANG_S
@@ -129,7 +130,8 @@ class RoundWaiters:
 def integrity(store: Store) -> str:
     """SQLite's own check of the store's file: "ok" when it is sound (read on a connection of
     its own, as another process would see the file)."""
-    with closing(sqlite3.connect(store.path)) as db:
+    assert isinstance(store.where, SQLite), "integrity_check is SQLite's own"
+    with closing(sqlite3.connect(store.where.path)) as db:
         return str(db.execute("PRAGMA integrity_check").fetchone()[0])
 
 

@@ -169,7 +169,7 @@ def route_sections(text: str) -> dict[tuple[str, str], str]:
 @pytest.fixture(scope="module")
 def openapi(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The OpenAPI document of a server over a fresh database."""
-    guard = create_app(Settings(db_path=tmp_path_factory.mktemp("openapi") / "cardwar.db"))
+    guard = create_app(Settings(db=tmp_path_factory.mktemp("openapi") / "cardwar.db"))
     app: Any = guard.app  # the FastAPI app inside its guard
     yield app.openapi()
     app.state.rounds.close()

@@ -218,7 +218,7 @@ class ClockedServer:
 
     def start(self) -> ClockedServer:
         """Serve on the test's socket; returns once the server listens (or fails at once)."""
-        app = create_app(Settings(db_path=self.db, clock=self.clock))
+        app = create_app(Settings(db=self.db, clock=self.clock))
         ready = threading.Event()
         server = self._server = Serving(uvicorn.Config(app, log_level="warning"), ready)
 

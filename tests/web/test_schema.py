@@ -22,7 +22,7 @@ from cardwar.web.settings import LOOPBACK_HOSTS
 # process that collects this file removes it as it exits, run or not.
 FOLDER = Path(tempfile.mkdtemp(prefix="cardwar-schema-"))
 atexit.register(shutil.rmtree, FOLDER, ignore_errors=True)
-APP = create_app(Settings(db_path=FOLDER / "schema.db", hosts=(*LOOPBACK_HOSTS, "testserver")))
+APP = create_app(Settings(db=FOLDER / "schema.db", hosts=(*LOOPBACK_HOSTS, "testserver")))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 # Every built-in check but one: "positive_data_acceptance" expects every body the schema admits

@@ -24,7 +24,7 @@ from live import HANG_S
 def settings(tmp_path: Path) -> Settings:
     """A server's settings for a TestClient: its own database, no worker process at start."""
     hosts = (*LOOPBACK_HOSTS, "testserver")
-    return Settings(db_path=tmp_path / "cardwar.db", hosts=hosts, worker_at_start=False)
+    return Settings(db=tmp_path / "cardwar.db", hosts=hosts, worker_at_start=False)
 
 
 class Told:

@@ -1,4 +1,5 @@
-"""The SQLite store: every kind of round through a save and a reopen, players and pruning."""
+"""The store on SQLite and on PostgreSQL: every kind of round through a save and a reopen,
+players and pruning; what only a SQLite file has (older files, its mode) on SQLite."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from cardwar import Outcome, Reason, Round, RoundOverError, Rules
 from cardwar.persist import from_history, history, rebuild, resume
 from cardwar.web.seats import DEFAULT_SEATS, Seat
 from cardwar.web.store import MatchRow, MatchUpdate, PersonScore, Scoreboard, Store
+from cardwar.web.store.engines import StoreClosed
 
 from helpers import dealt, integrity
 
@@ -26,28 +29,51 @@ TIMED = Rules.preset("timed")
 
 
 class Files:
-    """Stores over this test's own SQLite files; every one is closed after the test."""
+    """Stores over this test's own database, every one closed after the test: a SQLite file
+    (`path`), or a PostgreSQL schema of its own when `postgres` names one."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, postgres: str | None = None) -> None:
         self.folder = folder
         self.path = folder / "cardwar.db"
+        self.postgres = postgres
+        self.db: Path | str = self.path if postgres is None else postgres
         self.opened: list[Store] = []
 
-    def open(self, path: Path | None = None) -> Store:
-        """A store over `path` (this test's cardwar.db when None)."""
-        store = Store(path or self.path)
+    def open(self, db: Path | str | None = None) -> Store:
+        """A store over `db` (this test's own database when None)."""
+        store = Store(db or self.db)
         self.opened.append(store)
         return store
 
-    def reopen(self, store: Store, path: Path | None = None) -> Store:
-        """Close the store and open its file again, as a restarted server does."""
+    def reopen(self, store: Store, db: Path | str | None = None) -> Store:
+        """Close the store and open its database again, as a restarted server does."""
         store.close()
-        return self.open(path)
+        return self.open(db)
+
+    def query(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        """Rows read straight from the database, on a connection of its own, as another
+        process would read them (`?` placeholders on either engine)."""
+        if self.postgres is None:
+            return query(self.path, sql, *params)
+        import psycopg
+
+        with psycopg.connect(self.postgres) as db:
+            return db.execute(sql.replace("?", "%s"), params).fetchall()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def files(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Files]:
+    """Fresh databases for this test only: SQLite files, then a PostgreSQL schema."""
+    postgres = request.getfixturevalue("postgres") if request.param == "postgres" else None
+    files = Files(tmp_path, postgres)
+    yield files
+    for store in files.opened:
+        store.close()
 
 
 @pytest.fixture
-def files(tmp_path: Path) -> Iterator[Files]:
-    """Fresh SQLite files for this test only."""
+def sqlite_files(tmp_path: Path) -> Iterator[Files]:
+    """Fresh SQLite files for this test only (what it holds is the file's own)."""
     files = Files(tmp_path)
     yield files
     for store in files.opened:
@@ -56,8 +82,14 @@ def files(tmp_path: Path) -> Iterator[Files]:
 
 @pytest.fixture
 def store(files: Files) -> Store:
-    """A store over a fresh file."""
+    """A store over a fresh database."""
     return files.open()
+
+
+@pytest.fixture
+def sqlite_store(sqlite_files: Files) -> Store:
+    """A store over a fresh SQLite file."""
+    return sqlite_files.open()
 
 
 def query(path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -193,11 +225,11 @@ def test_a_round_dealt_then_played_comes_back_as_last_saved(
     assert state(from_history(row.history)) == state(live)
 
 
-def columns(path: Path, round_id: str) -> tuple[Any, ...]:
-    """How far a stored round got and how it ended, as the file's own columns say."""
+def columns(files: Files, round_id: str) -> tuple[Any, ...]:
+    """How far a stored round got and how it ended, as the database's own columns say."""
     sql = "SELECT battles, time_up, winner, reason FROM rounds WHERE id = ?"
-    [row] = query(path, sql, round_id)
-    return row
+    [row] = files.query(sql, round_id)
+    return tuple(row)
 
 
 @pytest.mark.parametrize("kind", ["explicit deal, part played", *OUTCOMES])
@@ -216,9 +248,9 @@ def test_the_file_says_how_far_each_round_got_and_how_it_ended(
     )
     store.insert("inserted", "p1", live, created_at=1.0)
     store.insert("updated", "p1", Round(live.rules, seed=live.seed, deal=live.deal), 1.0)
-    assert columns(files.path, "updated") == (0, 0, None, None)
+    assert columns(files, "updated") == (0, 0, None, None)
     store.update("updated", live)
-    assert columns(files.path, "inserted") == columns(files.path, "updated") == expected
+    assert columns(files, "inserted") == columns(files, "updated") == expected
 
 
 def test_a_round_the_safety_cap_ended_rebuilds_as_ended(store: Store) -> None:
@@ -278,7 +310,7 @@ def old_file(path: Path, rounds: dict[str, tuple[str | None, Round]]) -> None:
             )
 
 
-def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) -> None:
+def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(sqlite_files: Files) -> None:
     """An older file is brought up to date as it opens: every round gets its snapshot (so none
     is replayed later), every player a scoreboard counted from their finished rounds; and the
     file opens again afterwards as it is."""
@@ -292,9 +324,9 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) 
         "other, going": ("p2", ROUNDS["random deal, part played"]()),
         "anonymous": (None, ROUNDS["time_up"]()),
     }
-    old_file(files.path, rounds)
+    old_file(sqlite_files.path, rounds)
     for _ in range(2):
-        store = files.open()
+        store = sqlite_files.open()
         for round_id, (player, live) in rounds.items():
             row = store.get(round_id)
             assert row is not None and row.snapshot is not None
@@ -309,16 +341,16 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(files: Files) 
         store.close()
 
 
-def test_an_older_file_opens_when_a_player_has_only_unfinished_rounds(files: Files) -> None:
+def test_an_older_file_opens_when_a_player_has_only_unfinished_rounds(sqlite_files: Files) -> None:
     """A player whose rounds in an older file are all unfinished gets an empty scoreboard."""
-    old_file(files.path, {"going": ("p1", ROUNDS["random deal, part played"]())})
-    assert files.open().scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    old_file(sqlite_files.path, {"going": ("p1", ROUNDS["random deal, part played"]())})
+    assert sqlite_files.open().scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
 
 
-def test_a_file_from_before_matches_opens_whole(files: Files) -> None:
+def test_a_file_from_before_matches_opens_whole(sqlite_files: Files) -> None:
     """A file whose tables predate matches gains their columns as it opens: its rounds belong
     to no match, its scoreboards have no matches yet, and its matches were dealt from seed 0."""
-    with closing(sqlite3.connect(files.path)) as db, db:
+    with closing(sqlite3.connect(sqlite_files.path)) as db, db:
         db.execute(OLD_ROUNDS)
         db.execute("ALTER TABLE rounds ADD COLUMN snapshot TEXT")
         db.execute(
@@ -337,9 +369,9 @@ def test_a_file_from_before_matches_opens_whole(files: Files) -> None:
             " VALUES ('m1', 'p1', 3, ?, 1.0, 1.0)",
             (json.dumps(CLASSIC.to_dict()),),
         )
-    old_file(files.path, {"r1": ("p1", ROUNDS["all_cards"]())})
+    old_file(sqlite_files.path, {"r1": ("p1", ROUNDS["all_cards"]())})
     for _ in range(2):
-        store = files.open()
+        store = sqlite_files.open()
         you = PersonScore("You", won=2, lost=0, drawn=0)
         assert store.scoreboard("p1") == Scoreboard(2, 0, 0, 0, 0, people=(you,))
         assert store.get_match("m1") == MatchRow("m1", "p1", 3, CLASSIC.to_dict(), (), (), 0)
@@ -488,7 +520,7 @@ def test_prune_removes_old_rounds_and_forgotten_players(store: Store) -> None:
 def test_a_prune_that_fails_removes_nothing(store: Store) -> None:
     """Pruning is one transaction: when its second half fails, the rounds it removed are back."""
     store.insert("old", "p1", Round(CLASSIC, seed=1), created_at=100.0)
-    with pytest.raises(sqlite3.Error):
+    with pytest.raises((sqlite3.Error, psycopg.Error)):
         store.prune(rounds_before=200.0, players_before=object())  # type: ignore[arg-type]  # a bad value on purpose
     assert store.get("old") is not None
     assert store.prune(rounds_before=200.0, players_before=0.0) == (1, 0)
@@ -497,15 +529,15 @@ def test_a_prune_that_fails_removes_nothing(store: Store) -> None:
 # -- the file ---------------------------------------------------------------------------------
 
 
-def test_the_file_is_private_and_made_where_asked(files: Files) -> None:
+def test_the_file_is_private_and_made_where_asked(sqlite_files: Files) -> None:
     """The store makes missing folders and a file only its owner can read or write, in WAL mode;
     an existing file that others could read is made private again."""
-    path = files.folder / "nested" / "folders" / "cardwar.db"
-    files.open(path).close()
+    path = sqlite_files.folder / "nested" / "folders" / "cardwar.db"
+    sqlite_files.open(path).close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert query(path, "PRAGMA journal_mode") == [("wal",)]
     path.chmod(0o644)
-    files.open(path).close()
+    sqlite_files.open(path).close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
@@ -518,11 +550,11 @@ def test_the_files_secret_is_its_own_and_lasts(files: Files, store: Store) -> No
     assert files.open(files.folder / "other.db").secret() != secret
 
 
-def test_a_fresh_file_is_sound(store: Store) -> None:
+def test_a_fresh_file_is_sound(sqlite_store: Store) -> None:
     """SQLite's own check of a new file, and of one written to, says "ok"."""
-    assert integrity(store) == "ok"
-    store.insert("r1", "p1", ROUNDS["cycle"](), created_at=1.0)
-    assert integrity(store) == "ok"
+    assert integrity(sqlite_store) == "ok"
+    sqlite_store.insert("r1", "p1", ROUNDS["cycle"](), created_at=1.0)
+    assert integrity(sqlite_store) == "ok"
 
 
 def test_one_store_serves_many_threads(store: Store) -> None:
@@ -545,12 +577,11 @@ def test_a_closed_store_opens_again(files: Files, store: Store) -> None:
     store.insert("r1", "p1", ROUNDS["all_cards"](), created_at=1.0)
     store.close()
     store.close()
-    with pytest.raises(sqlite3.ProgrammingError):
+    with pytest.raises(StoreClosed, match="closed"):
         store.get("r1")
     store.open()
     store.open()
     assert store.get("r1") is not None
-    assert integrity(store) == "ok"
 
 
 # -- matches ----------------------------------------------------------------------------------
@@ -599,7 +630,7 @@ def test_a_match_with_no_player_counts_for_nobody(files: Files, store: Store) ->
     store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("m1", (0,), 0))
     match = store.get_match("m1")
     assert match is not None and (match.player, match.winners) == (None, (0,))
-    assert query(files.path, "SELECT COUNT(*) FROM players") == [(0,)]
+    assert files.query("SELECT COUNT(*) FROM players") == [(0,)]
 
 
 def test_prune_removes_old_matches_once_their_rounds_are_gone(store: Store) -> None:

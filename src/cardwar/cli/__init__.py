@@ -1,6 +1,6 @@
 """The `cardwar` command: an adapter that parses arguments, calls the core and prints.
 
-Each command is a module of its own (`round`, `serve`, `simulate`) that adds its subparser to
+Each command is a module of its own (`round`, `serve`, `simulate`, `db`) that adds its subparser to
 `build_parser` and says, with `set_defaults(run=...)`, what runs it: a typed function writing to
 a Rich console, so tests can hand it a `Console(file=StringIO())`. The web stack and numba load
 only when `serve` or `simulate` runs, so that `cardwar round` starts without them.
@@ -14,13 +14,14 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
+from cardwar.cli import db as db_command
 from cardwar.cli import round as round_command
 from cardwar.cli import serve as serve_command
 from cardwar.cli import simulate as simulate_command
 from cardwar.cli.shared import flagged
 from cardwar.errors import CardwarError
 
-COMMANDS = (round_command, serve_command, simulate_command)
+COMMANDS = (round_command, serve_command, simulate_command, db_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

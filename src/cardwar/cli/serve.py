@@ -64,12 +64,19 @@ class Start:
             print_line(self._out, line)
 
 
+def kept_in(db: Path | str) -> str:
+    """The database as the start says it: a file's full path, or the URL without a password."""
+    from cardwar.web.store.engines import where
+
+    return str(db.resolve()) if isinstance(db, Path) else str(where(db))
+
+
 def serve(
     out: Console,
     *,
     host: str,
     port: int,
-    db: Path | None,
+    db: str | None,
     max_battles: int,
     keep_days: float,
     allow_hosts: Sequence[str] = (),
@@ -88,12 +95,12 @@ def serve(
         "any_ip_host": wide,
     }
     if db is not None:
-        options["db_path"] = db
+        options["db"] = db if "://" in db else Path(db)
     settings = Settings(**options)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     said = [
         f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)",
-        f"cardwar: rounds are kept in {settings.db_path.resolve()}",
+        f"cardwar: rounds are kept in {kept_in(settings.db)}",
     ]
     if host not in LOOPBACK_HOSTS:
         said.append(
@@ -151,10 +158,11 @@ def add_parser(commands: Any) -> None:
     )
     serve.add_argument(
         "--db",
-        type=Path,
         default=None,
-        metavar="PATH",
-        help="the SQLite file for rounds and scores (default: $CARDWAR_DB or ./cardwar.db)",
+        metavar="PATH|URL",
+        help="where rounds and scores are kept: a SQLite file, or a PostgreSQL database's "
+        "postgresql:// URL (default: $CARDWAR_DB or ./cardwar.db); brought to this cardwar's "
+        "schema as the server starts",
     )
     serve.add_argument(
         "--max-battles",

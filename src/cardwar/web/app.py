@@ -127,7 +127,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     """The whole web game over the SQLite file named in `settings`, behind its guard; how its
     start goes is told to `starting`."""
     settings = settings if settings is not None else Settings()
-    store = Store(settings.db_path)
+    store = Store(settings.db)
     worker = Worker()
     rounds = Rounds(store, settings, worker)
     services = Services(

@@ -16,8 +16,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 STATIC = Path(__file__).parent / "static"
 
 
-def _default_db() -> Path:
-    return Path(os.environ.get("CARDWAR_DB", "cardwar.db"))
+def default_db() -> Path | str:
+    """The database when none is named: $CARDWAR_DB (a path or a postgresql:// URL), else
+    ./cardwar.db."""
+    named = os.environ.get("CARDWAR_DB", "cardwar.db")
+    return named if "://" in named else Path(named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +29,9 @@ class Settings:
 
     # -- where and how it runs (`cardwar serve`) --------------------------------------------------
 
-    db_path: Path = field(default_factory=_default_db)
-    """The SQLite file (created when missing, readable by its owner only); `--db` sets it."""
+    db: Path | str = field(default_factory=default_db)
+    """The database: a SQLite file (created when missing, readable by its owner only), or a
+    PostgreSQL database's postgresql:// URL; `--db` sets it (docs/deploy.md)."""
     listen_host: str = "127.0.0.1"
     """The address `cardwar serve` listens on: this computer only. `--host`."""
     port: int = 8000

@@ -1,74 +1,62 @@
-"""The store's one SQLite file: WAL mode, readable by its owner only, one connection guarded by
-a lock (SQLite writes one transaction at a time anyway), brought up to date as it opens
-(`schema.migrate`), and its own random key."""
+"""The store's one database: a SQLite file (WAL mode, readable by its owner only) or PostgreSQL
+(`engines.py`), one connection guarded by a lock (either writes one transaction at a time for
+this process anyway), brought up to date as it opens (`schema.py`), and its own random key."""
 
 from __future__ import annotations
 
 import os
 import secrets
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-from cardwar.web.store.schema import migrate
-
-
-def _private_file(path: Path) -> None:
-    """Create the database file readable and writable by its owner only (SQLite gives its
-    -wal and -shm files the same mode), or take those rights back from an existing one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-    finally:
-        os.close(fd)
+from cardwar.web.store.engines import Closed, Connection, Where, where
+from cardwar.web.store.schema import bring_up_to_date
 
 
 class Database:
-    """The SQLite file the tables live in. Safe to share between threads: every query holds
+    """The database the tables live in. Safe to share between threads: every query holds
     `_lock`, and a write of several statements is one transaction (`_transaction`)."""
 
-    def __init__(self, path: Path) -> None:
-        self._path = path
+    def __init__(self, db: str | os.PathLike[str]) -> None:
+        self._where = where(db)
         self._lock = threading.Lock()
+        self._db: Connection = Closed()
         self._closed = True
         self.open()
 
     @property
-    def path(self) -> Path:
-        """The SQLite file."""
-        return self._path
+    def where(self) -> Where:
+        """The database: a SQLite file, or a PostgreSQL database."""
+        return self._where
 
     def open(self) -> None:
-        """Open the file (creating it, and bringing an older one up to date); a store that is
-        open already stays as it is."""
+        """Open the database (creating a SQLite file, and bringing an older schema up to
+        date); a store that is open already stays as it is."""
         with self._lock:
             if not self._closed:
                 return
-            _private_file(self._path)
-            # One connection guarded by a lock: SQLite writes one transaction at a time anyway.
-            self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
+            db = self._where.connect()
+            try:
+                bring_up_to_date(db, self._where)
+            except BaseException:
+                db.close()
+                raise
+            self._db = db
             self._closed = False
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # NORMAL in WAL mode: a committed battle survives the process being killed.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            migrate(self._db)
 
     def close(self) -> None:
-        """Close the database file (`open` opens it again)."""
+        """Close the database (`open` opens it again)."""
         with self._lock:
             if not self._closed:
                 self._db.close()
-                self._closed = True
+                self._db, self._closed = Closed(), True
 
     def secret(self) -> bytes:
-        """This file's own random key (made on first use), which signs the players' ids."""
+        """This database's own random key (made on first use), which signs the players' ids."""
         with self._lock:
             self._db.execute(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES ('secret', ?)",
+                "INSERT INTO meta (key, value) VALUES ('secret', ?) ON CONFLICT (key) DO NOTHING",
                 (secrets.token_bytes(32),),
             )
             return bytes(

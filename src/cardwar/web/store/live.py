@@ -164,11 +164,13 @@ class LiveTableRows(PlayerTables):
         """The open tables where the browser `player` holds a seat (the host's own among them),
         the latest opened first."""
         held = f'"holder": {json.dumps(player)}'  # as TableRow.state writes it
+        # LIKE on both engines (SQLite's ignores ASCII case: the seats are checked below).
+        pattern = "%" + held.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         with self._lock:
             found = self._db.execute(
                 f"SELECT {COLUMNS} FROM live_tables WHERE closed IS NULL AND (host = ?"
-                " OR instr(state, ?) > 0) ORDER BY created_at DESC",
-                (player, held),
+                " OR state LIKE ? ESCAPE '\\') ORDER BY created_at DESC",
+                (player, pattern),
             ).fetchall()
         rows = [_row(row) for row in found]
         return [row for row in rows if any(seat.holder == player for seat in row.seats)]

@@ -49,7 +49,8 @@ class PlayerTables(Database):
             self._db.execute(
                 "INSERT INTO players (id, house_rules, seats, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET house_rules = excluded.house_rules,"
-                " seats = COALESCE(excluded.seats, seats), updated_at = excluded.updated_at",
+                " seats = COALESCE(excluded.seats, players.seats),"
+                " updated_at = excluded.updated_at",
                 (
                     player,
                     json.dumps(rules),
@@ -86,7 +87,7 @@ class PlayerTables(Database):
         self._db.execute(
             f"INSERT INTO people (player, key, name, {column})"
             " SELECT player, ?, ?, 1 FROM rounds WHERE id = ? AND player IS NOT NULL"
-            f" ON CONFLICT (player, key) DO UPDATE SET {column} = {column} + 1,"
+            f" ON CONFLICT (player, key) DO UPDATE SET {column} = people.{column} + 1,"
             " name = excluded.name",
             (name.casefold(), name, round_id),
         )
@@ -97,7 +98,7 @@ class PlayerTables(Database):
         # column names; None only touches the row) for the player of row `row_id` of `source`
         # ("rounds" or "matches"), made if the player has no row yet.
         count, added = ("", "") if column is None else (f", {column}", ", 1")
-        more = "" if column is None else f"{column} = {column} + 1, "
+        more = "" if column is None else f"{column} = players.{column} + 1, "
         self._db.execute(
             f"INSERT INTO players (id{count}, updated_at)"
             f" SELECT player{added}, ? FROM {source} WHERE id = ? AND player IS NOT NULL"
