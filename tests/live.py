@@ -101,10 +101,13 @@ class PortTaken(Exception):
 class LiveServer:
     """`cardwar serve` in a child process on a loopback port, as a person would run it."""
 
-    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: Path | str, env: dict[str, str] | None = None, log: Path | None = None
+    ) -> None:
         self.db = db
         self.env = env or {}  # more of the server's environment (NUMBA_CACHE_DIR, say)
-        self.log = db.with_suffix(".log")
+        # A log beside the file, unless told (a URL, or a second server on the file).
+        self.log = log or Path(db).with_suffix(".log")
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.output: Output | None = None

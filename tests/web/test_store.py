@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +20,14 @@ import pytest
 from cardwar import Outcome, Reason, Round, RoundOverError, Rules
 from cardwar.persist import from_history, history, rebuild, resume
 from cardwar.web.seats import DEFAULT_SEATS, Seat
-from cardwar.web.store import MatchRow, MatchUpdate, PersonScore, Scoreboard, Store
+from cardwar.web.store import (
+    MatchRow,
+    MatchUpdate,
+    PersonScore,
+    RoundMoved,
+    Scoreboard,
+    Store,
+)
 from cardwar.web.store.engines import StoreClosed
 
 from helpers import dealt, integrity
@@ -693,3 +701,54 @@ def test_the_open_match_is_the_latest_one_while_undecided(store: Store) -> None:
     store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("same moment", (0, 0), 0))
     assert store.open_match_id("p1") is None
     assert store.open_match_id("p2") == "someone else's"
+
+
+def test_a_save_from_a_round_played_elsewhere_meanwhile_writes_nothing(
+    files: Files, store: Store
+) -> None:
+    """Two processes on one database: a save that says where the row stood when it was read
+    (`since`) is refused (RoundMoved) once another process has written the row since, and
+    changes nothing, its scores neither."""
+    store.insert("r1", "p1", Round(CLASSIC, seed=3), created_at=1.0)
+    assert store.round_state("r1") == (0, 0)
+    elsewhere = files.open()  # the other process
+    ahead = Round(CLASSIC, seed=3)
+    ahead.play(5)
+    elsewhere.update("r1", ahead, since=(0, 0))
+    assert store.round_state("r1") == (5, 0)
+    behind = Round(CLASSIC, seed=3)
+    behind.play(1)
+    with pytest.raises(RoundMoved):
+        store.update("r1", behind, score="won", since=(0, 0))
+    assert store.round_state("r1") == (5, 0)
+    assert store.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    assert store.round_state("missing") is None
+
+
+def test_a_round_held_by_one_process_waits_for_it(files: Files, store: Store) -> None:
+    """While one process holds a round's row (`round_locked`) and writes it, another's write
+    from where the row stood before, whether it comes meanwhile (it waits for the row) or
+    after, finds it moved and writes nothing."""
+    store.insert("r1", "p1", Round(CLASSIC, seed=3), created_at=1.0)
+    elsewhere = files.open()
+    first, second = Round(CLASSIC, seed=3), Round(CLASSIC, seed=3)
+    first.play(2)
+    second.play(1)
+    outcome: list[str] = []
+    held = threading.Event()
+
+    def other() -> None:
+        held.wait(30)
+        try:
+            elsewhere.update("r1", second, since=(0, 0))
+            outcome.append("written")
+        except RoundMoved:
+            outcome.append("moved")
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with store.round_locked("r1"):
+        held.set()
+        store.update("r1", first, since=(0, 0))
+    thread.join(30)
+    assert outcome == ["moved"] and store.round_state("r1") == (2, 0)

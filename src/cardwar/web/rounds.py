@@ -3,8 +3,12 @@ of a timed round.
 
 Routes call this; it calls the engine, the store and the worker process. Each round is guarded
 by a lock, so twenty simultaneous one-battle clicks play exactly twenty battles. A battle is
-committed to SQLite before its answer leaves, so a restart, or a killed process, loses nothing
-that was answered.
+committed to the database before its answer leaves, so a restart, or a killed process, loses
+nothing that was answered. Several processes may serve one database: a round held in memory is
+checked against its row before each use (reloaded if another process played it), and its row
+is written only if no other process wrote it meanwhile (`Store.update`'s `since`); a play that
+lost that race plays again from where the other left the round, holding its row this time, so
+each battle is played once, in order, whichever process was asked.
 
 Work is bounded: every round stops at the server's safety cap of battles, a round is loaded from
 its stored snapshot rather than replayed, and the only long work there is (a request for
@@ -29,14 +33,27 @@ from cardwar.errors import RoundOverError
 from cardwar.match import PAGE_SEEDS, Match
 from cardwar.records import Battle
 from cardwar.rules import Rules
-from cardwar.web.errors import LiveRoundError, MatchNotFound, RoundNotFound
+from cardwar.web.errors import LiveRoundError, MatchNotFound, RateLimited, RoundNotFound
 from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.settings import Settings
-from cardwar.web.store import MatchUpdate, Store
+from cardwar.web.store import MatchUpdate, RoundMoved, Store
 from cardwar.web.views import holdings, round_view
 from cardwar.web.workers import Worker, deal_and_look_ahead, long_run, play_on, render
 
 DAY = 24 * 3600
+
+
+def stored_state(round_: Round) -> tuple[int, int]:
+    """A round's battles and clock as the store's columns hold them."""
+    return round_.battles, int(round_.time_up)
+
+
+def moved_meanwhile(round_id: str) -> RateLimited:
+    return RateLimited(
+        f"battles: round {round_id} was played from elsewhere while this long run played it;"
+        " its battles were not kept: try again",
+        1,
+    )
 
 
 @dataclass(slots=True)
@@ -50,6 +67,9 @@ class Live:
     seats: tuple[Seat, ...] = ()
     table: str | None = None
     """The code of the live table that plays it: its battles are played there, nowhere else."""
+    stored: tuple[int, int] = (0, 0)
+    """Its battles and clock (1 once run out) as this process last read or wrote them: another
+    process serving the same database may have played it since (`Rounds._load`)."""
 
     def people_in(self) -> tuple[int, ...]:
         """The seats a person plays who still hold cards: a run that stops when they are all
@@ -218,7 +238,7 @@ class Rounds:
             )
             round_ = persist.resume(snapshot)
         round_id = secrets.token_urlsafe(16)  # 128 random bits
-        live = Live(round_, self._clock(), match_id, table, live_table)  # a clock starts now
+        live = Live(round_, self._clock(), match_id, table, live_table, stored_state(round_))
         self.store.insert(round_id, player, round_, live.created_at, match_id, table, live_table)
         self.held.keep(round_id, live)
         return self._view(round_id, live)
@@ -254,17 +274,28 @@ class Rounds:
         with self.held.holding(round_id, wait) as held:
             if not held:
                 return None
-            live, time_up = self._current(round_id)
-            if time_up:
-                return self._view(round_id, live), []
-            round_ = live.round
-            refuse_if_over(round_id, round_)
-            refuse_off_table(round_id, live, at_table)
-            was_out = list(round_.out_at)
-            watched = live.people_in() if stop_when_out else ()
-            battles = list(play_on(round_, count, watched))
-            self._save(round_id, live, was_out)
-            return self._view(round_id, live), battles
+            try:
+                return self._play(round_id, count, stop_when_out, at_table)
+            except RoundMoved:
+                # Another process played it first: play on from where it left the round, this
+                # time holding its row, so that this play cannot lose again.
+                with self.store.round_locked(round_id):
+                    return self._play(round_id, count, stop_when_out, at_table)
+
+    def _play(
+        self, round_id: str, count: int, stop_when_out: bool, at_table: str | None
+    ) -> tuple[dict[str, Any], list[Battle]]:
+        live, time_up = self._current(round_id)
+        if time_up:
+            return self._view(round_id, live), []
+        round_ = live.round
+        refuse_if_over(round_id, round_)
+        refuse_off_table(round_id, live, at_table)
+        was_out = list(round_.out_at)
+        watched = live.people_in() if stop_when_out else ()
+        battles = list(play_on(round_, count, watched))
+        self._save(round_id, live, was_out)
+        return self._view(round_id, live), battles
 
     def play_long(self, round_id: str, count: int, stop_when_out: bool = False) -> bytes:
         """Play up to `count` battles in the worker process (stopping as `play` does) and return
@@ -288,7 +319,10 @@ class Rounds:
             finally:
                 self.long_running.discard(round_id)
             live.round = persist.resume(snapshot)
-            self._save(round_id, live, was_out)
+            try:
+                self._save(round_id, live, was_out)
+            except RoundMoved:
+                raise moved_meanwhile(round_id) from None  # its battles were never answered
             return bytes(body)
 
     def reseat(self, round_id: str, seats: tuple[Seat, ...]) -> dict[str, Any]:
@@ -360,12 +394,21 @@ class Rounds:
         """The round as it stands now, and whether this call ended it: a timed round whose
         clock has run out is ended first. Call it holding the round's lock."""
         live = self._load(round_id)
-        return live, self._check_clock(round_id, live)
+        try:
+            return live, self._check_clock(round_id, live)
+        except RoundMoved:
+            # Another process ended or played it first: take it as it is now, holding its row.
+            with self.store.round_locked(round_id):
+                live = self._load(round_id)
+                return live, self._check_clock(round_id, live)
 
     def _load(self, round_id: str) -> Live:
         live = self.held.get(round_id)
         if live is not None:
-            return live
+            now = self.store.round_state(round_id)
+            if now == live.stored:
+                return live
+            self.held.forget(round_id)  # played by another process since, or pruned: reload
         row = self.store.get(round_id)
         if row is None:
             raise RoundNotFound.of(round_id)
@@ -374,7 +417,9 @@ class Rounds:
         round_ = persist.resume(row.snapshot)
         players = round_.rules.players
         seats = row.seats if row.seats is not None else at_table(DEFAULT_SEATS, players)
-        live = Live(round_, row.created_at, row.match_id, seats, row.live_table)
+        live = Live(
+            round_, row.created_at, row.match_id, seats, row.live_table, stored_state(round_)
+        )
         self.held.keep(round_id, live)
         return live
 
@@ -406,8 +451,14 @@ class Rounds:
         ]
         try:
             self.store.update(
-                round_id, round_, score=score(round_, was_out[0]), people=people, match=match
+                round_id,
+                round_,
+                score=score(round_, was_out[0]),
+                people=people,
+                match=match,
+                since=live.stored,
             )
+            live.stored = stored_state(round_)
         except BaseException:
             # The live round is now ahead of the file: forget it, so the next request resumes
             # the round exactly as stored.

@@ -2,6 +2,14 @@
 its migrations are `schema.py`, the rows `rows.py`, the tables' queries `tables.py` (`Store`)."""
 
 from cardwar.web.store.rows import MatchRow, MatchUpdate, PersonScore, RoundRow, Scoreboard
-from cardwar.web.store.tables import Store
+from cardwar.web.store.tables import RoundMoved, Store
 
-__all__ = ["MatchRow", "MatchUpdate", "PersonScore", "RoundRow", "Scoreboard", "Store"]
+__all__ = [
+    "MatchRow",
+    "MatchUpdate",
+    "PersonScore",
+    "RoundMoved",
+    "RoundRow",
+    "Scoreboard",
+    "Store",
+]

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from cardwar.web.store.engines import Closed, Connection, Where, where
+from cardwar.web.store.engines import Closed, Connection, Postgres, SQLite, Where, where
 from cardwar.web.store.schema import bring_up_to_date
 
 
@@ -20,7 +20,8 @@ class Database:
 
     def __init__(self, db: str | os.PathLike[str]) -> None:
         self._where = where(db)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # held again by the thread in a transaction
+        self._depth = 0  # transactions open inside one another on this connection
         self._db: Connection = Closed()
         self._closed = True
         self.open()
@@ -65,12 +66,34 @@ class Database:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        """Hold the lock and run the block as one transaction: all of it, or none of it."""
+        """Hold the lock and run the block as one transaction: all of it, or none of it. A
+        transaction begun inside another (by the same thread, which holds the lock) is part of
+        it. On SQLite it takes the file's write lock as it begins (BEGIN IMMEDIATE), so that
+        another process's write waits for it rather than fails halfway."""
         with self._lock:
-            self._db.execute("BEGIN")
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._db.execute("BEGIN IMMEDIATE" if isinstance(self._where, SQLite) else "BEGIN")
+            self._depth = 1
             try:
                 yield
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            finally:
+                self._depth = 0
             self._db.execute("COMMIT")
+
+    @contextmanager
+    def _row_locked(self, table: str, key: str) -> Iterator[None]:
+        """A transaction holding the row of `table` whose id is `key` against every other
+        process's write until it ends (PostgreSQL: the row's lock; SQLite: the file's)."""
+        with self._transaction():
+            lock = " FOR UPDATE" if isinstance(self._where, Postgres) else ""
+            self._db.execute(f"SELECT id FROM {table} WHERE id = ?{lock}", (key,))
+            yield

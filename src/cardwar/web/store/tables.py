@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from cardwar import persist
@@ -27,6 +28,11 @@ from cardwar.web.store.rows import (
 )
 
 SCORES = {"won": "won", "lost": "lost", "drawn": "drawn"}
+
+
+class RoundMoved(Exception):
+    """A round's row is no longer where this process last read or wrote it: another process
+    serving the same database played it meanwhile. Nothing was written."""
 
 
 class Store(LiveTableRows):
@@ -81,18 +87,24 @@ class Store(LiveTableRows):
         score: str | None = None,
         people: Sequence[tuple[str, str]] = (),
         match: MatchUpdate | None = None,
+        since: tuple[int, int] | None = None,
     ) -> None:
         """Record the battles played since, the clock, the outcome once there is one, and where
         the round stands; `score` ("won", "lost" or "drawn") is added to the player's
         scoreboard, each (name, score) of `people` to that name's tally, and `match` to the
-        round's match, in the same transaction."""
+        round's match, in the same transaction. With `since` (the battles and clock, 0 or 1,
+        the row had when this process last read or wrote it), the row is written only if it
+        still has them; else RoundMoved, and nothing is written."""
         outcome = round_.outcome
         now = time.time()
         snapshot = json.dumps(persist.snapshot(round_))
+        condition, expected = (
+            ("", ()) if since is None else (" AND battles = ? AND time_up = ?", since)
+        )
         with self._transaction():
-            self._db.execute(
+            written = self._db.execute(
                 "UPDATE rounds SET battles = ?, time_up = ?, winner = ?, reason = ?,"
-                " updated_at = ?, snapshot = ? WHERE id = ?",
+                f" updated_at = ?, snapshot = ? WHERE id = ?{condition}",
                 (
                     round_.battles,
                     int(round_.time_up),
@@ -101,8 +113,11 @@ class Store(LiveTableRows):
                     now,
                     snapshot,
                     round_id,
+                    *expected,
                 ),
-            )
+            ).rowcount
+            if since is not None and written == 0:
+                raise RoundMoved(f"round {round_id} was played elsewhere since {since}")
             if score is not None:
                 self._count_for_player(SCORES[score], "rounds", round_id, now)
             for name, result in people:
@@ -124,6 +139,24 @@ class Store(LiveTableRows):
                 "UPDATE rounds SET seats = ? WHERE id = ?",
                 (json.dumps(seats_json(seats)), round_id),
             )
+
+    @contextmanager
+    def round_locked(self, round_id: str) -> Iterator[None]:
+        """Hold the round's row against every other process until the block ends: what the
+        block reads of it and writes to it (its `update`s join the transaction) nobody else
+        changes meanwhile. For a round another process is playing at the same moment."""
+        with self._row_locked("rounds", round_id):
+            yield
+
+    def round_state(self, round_id: str) -> tuple[int, int] | None:
+        """How far the stored round is: its battles and its clock (1 once it ran out), or None
+        if there is no such round. One look by its key, to see whether a round held in memory
+        is still the stored one."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT battles, time_up FROM rounds WHERE id = ?", (round_id,)
+            ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
