@@ -50,8 +50,8 @@ def stored_state(round_: Round) -> tuple[int, int]:
 
 def moved_meanwhile(round_id: str) -> RateLimited:
     return RateLimited(
-        f"battles: round {round_id} was played from elsewhere while this long run played it;"
-        " its battles were not kept: try again",
+        f"battles: round {round_id} was played through another server process at the same time"
+        " as this long run, whose battles were not kept",
         1,
     )
 
@@ -238,6 +238,7 @@ class Rounds:
             )
             round_ = persist.resume(snapshot)
         round_id = secrets.token_urlsafe(16)  # 128 random bits
+        # A clock starts now.
         live = Live(round_, self._clock(), match_id, table, live_table, stored_state(round_))
         self.store.insert(round_id, player, round_, live.created_at, match_id, table, live_table)
         self.held.keep(round_id, live)
