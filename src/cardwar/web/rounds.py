@@ -195,15 +195,111 @@ class Held:
                 self._cache.pop(round_id, None)
 
 
-class Rounds:
-    """Every round of the server, kept in SQLite and, while in use, in memory (`held`)."""
+class HeldRounds:
+    """The rounds in memory over their rows: each loaded (from its snapshot, or the cache once
+    its row says no other process has played it since), shown in the API's shape, saved (only
+    over the row it was loaded from), and its clock called. `Rounds` plays them."""
 
-    def __init__(self, store: Store, settings: Settings, worker: Worker) -> None:
+    def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        self.worker = worker
         self._clock = settings.clock
         self.held = Held(settings.cache_size)
+
+    def _current(self, round_id: str) -> tuple[Live, bool]:
+        """The round as it stands now, and whether this call ended it: a timed round whose
+        clock has run out is ended first. Call it holding the round's lock."""
+        live = self._load(round_id)
+        try:
+            return live, self._check_clock(round_id, live)
+        except RoundMoved:
+            # Another process ended or played it first: take it as it is now, holding its row.
+            with self.store.round_locked(round_id):
+                live = self._load(round_id)
+                return live, self._check_clock(round_id, live)
+
+    def _load(self, round_id: str) -> Live:
+        live = self.held.get(round_id)
+        if live is not None:
+            now = self.store.round_state(round_id)
+            if now == live.stored:
+                return live
+            self.held.forget(round_id)  # played by another process since, or pruned: reload
+        row = self.store.get(round_id)
+        if row is None:
+            raise RoundNotFound.of(round_id)
+        # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
+        assert row.snapshot is not None  # the store fills in any row from before snapshots
+        round_ = persist.resume(row.snapshot)
+        players = round_.rules.players
+        seats = row.seats if row.seats is not None else at_table(DEFAULT_SEATS, players)
+        live = Live(
+            round_, row.created_at, row.match_id, seats, row.live_table, stored_state(round_)
+        )
+        self.held.keep(round_id, live)
+        return live
+
+    def _view(self, round_id: str, live: Live) -> dict[str, Any]:
+        """The round in the API's shape, with what only the server knows: its match, and the
+        seconds left on its clock (null with no clock, or once the round is over)."""
+        shown = round_view(live.round, round_id)
+        limit = live.round.rules.time_limit_s
+        left = None
+        if limit is not None and live.round.outcome is None:
+            left = round(max(0.0, limit - (self._clock() - live.created_at)), 1)
+        shown["match_id"] = live.match_id
+        shown["time_left_s"] = left
+        shown["seats"] = seats_json(live.seats)
+        return shown
+
+    def _save(self, round_id: str, live: Live, was_out: Sequence[int | None]) -> None:
+        """Store the round after a play that was not refused, with what it adds to seat 0's
+        scoreboard and to each person's tally (`was_out`: each seat's `out_at` before it)."""
+        round_ = live.round
+        match = None
+        if live.match_id is not None and round_.outcome is not None:
+            match = match_after(self.store, live.match_id, round_id, round_.outcome.winner)
+        people = [
+            (seat.name, result)
+            for index, seat in enumerate(live.seats)
+            if seat.kind == "person"
+            and (result := score(round_, was_out[index], index)) is not None
+        ]
+        try:
+            self.store.update(
+                round_id,
+                round_,
+                score=score(round_, was_out[0]),
+                people=people,
+                match=match,
+                since=live.stored,
+            )
+            live.stored = stored_state(round_)
+        except BaseException:
+            # The live round is now ahead of the file: forget it, so the next request resumes
+            # the round exactly as stored.
+            self.held.forget(round_id)
+            raise
+
+    def _check_clock(self, round_id: str, live: Live) -> bool:
+        """End a timed round whose clock has run out; True if this call ended it."""
+        limit = live.round.rules.time_limit_s
+        if limit is None or live.round.outcome is not None:
+            return False
+        if self._clock() - live.created_at < limit:
+            return False
+        was_out = list(live.round.out_at)
+        live.round.call_time()
+        self._save(round_id, live, was_out)
+        return True
+
+
+class Rounds(HeldRounds):
+    """Every round of the server, kept in the database and, while in use, in memory (`held`)."""
+
+    def __init__(self, store: Store, settings: Settings, worker: Worker) -> None:
+        super().__init__(store, settings)
+        self.worker = worker
         self.long_running: set[str] = set()
         """Rounds a long run is playing now: a click on one is told to wait, not left waiting."""
 
@@ -388,92 +484,3 @@ class Rounds:
         """Stop the worker and close the database."""
         self.worker.close()
         self.store.close()
-
-    # -- inside: the round in memory, and the clock ---------------------------------------------
-
-    def _current(self, round_id: str) -> tuple[Live, bool]:
-        """The round as it stands now, and whether this call ended it: a timed round whose
-        clock has run out is ended first. Call it holding the round's lock."""
-        live = self._load(round_id)
-        try:
-            return live, self._check_clock(round_id, live)
-        except RoundMoved:
-            # Another process ended or played it first: take it as it is now, holding its row.
-            with self.store.round_locked(round_id):
-                live = self._load(round_id)
-                return live, self._check_clock(round_id, live)
-
-    def _load(self, round_id: str) -> Live:
-        live = self.held.get(round_id)
-        if live is not None:
-            now = self.store.round_state(round_id)
-            if now == live.stored:
-                return live
-            self.held.forget(round_id)  # played by another process since, or pruned: reload
-        row = self.store.get(round_id)
-        if row is None:
-            raise RoundNotFound.of(round_id)
-        # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
-        assert row.snapshot is not None  # the store fills in any row from before snapshots
-        round_ = persist.resume(row.snapshot)
-        players = round_.rules.players
-        seats = row.seats if row.seats is not None else at_table(DEFAULT_SEATS, players)
-        live = Live(
-            round_, row.created_at, row.match_id, seats, row.live_table, stored_state(round_)
-        )
-        self.held.keep(round_id, live)
-        return live
-
-    def _view(self, round_id: str, live: Live) -> dict[str, Any]:
-        """The round in the API's shape, with what only the server knows: its match, and the
-        seconds left on its clock (null with no clock, or once the round is over)."""
-        shown = round_view(live.round, round_id)
-        limit = live.round.rules.time_limit_s
-        left = None
-        if limit is not None and live.round.outcome is None:
-            left = round(max(0.0, limit - (self._clock() - live.created_at)), 1)
-        shown["match_id"] = live.match_id
-        shown["time_left_s"] = left
-        shown["seats"] = seats_json(live.seats)
-        return shown
-
-    def _save(self, round_id: str, live: Live, was_out: Sequence[int | None]) -> None:
-        """Store the round after a play that was not refused, with what it adds to seat 0's
-        scoreboard and to each person's tally (`was_out`: each seat's `out_at` before it)."""
-        round_ = live.round
-        match = None
-        if live.match_id is not None and round_.outcome is not None:
-            match = match_after(self.store, live.match_id, round_id, round_.outcome.winner)
-        people = [
-            (seat.name, result)
-            for index, seat in enumerate(live.seats)
-            if seat.kind == "person"
-            and (result := score(round_, was_out[index], index)) is not None
-        ]
-        try:
-            self.store.update(
-                round_id,
-                round_,
-                score=score(round_, was_out[0]),
-                people=people,
-                match=match,
-                since=live.stored,
-            )
-            live.stored = stored_state(round_)
-        except BaseException:
-            # The live round is now ahead of the file: forget it, so the next request resumes
-            # the round exactly as stored.
-            self.held.forget(round_id)
-            raise
-
-    def _check_clock(self, round_id: str, live: Live) -> bool:
-        """End a timed round whose clock has run out; True if this call ended it."""
-        limit = live.round.rules.time_limit_s
-        if limit is None or live.round.outcome is not None:
-            return False
-        if self._clock() - live.created_at < limit:
-            return False
-        was_out = list(live.round.out_at)
-        live.round.call_time()
-        self._save(round_id, live, was_out)
-        return True
