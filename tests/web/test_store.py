@@ -725,7 +725,7 @@ def test_a_save_from_a_round_played_elsewhere_meanwhile_writes_nothing(
     assert store.round_state("missing") is None
 
 
-def test_a_round_held_by_one_process_waits_for_it(files: Files, store: Store) -> None:
+def test_a_write_from_behind_a_held_round_finds_it_moved(files: Files, store: Store) -> None:
     """While one process holds a round's row (`round_locked`) and writes it, another's write
     from where the row stood before, whether it comes meanwhile (it waits for the row) or
     after, finds it moved and writes nothing."""

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from cardwar.web.store.engines import Closed, Connection, Postgres, SQLite, Where, where
+from cardwar.web.store.engines import Closed, Connection, Where, where
 from cardwar.web.store.schema import bring_up_to_date
 
 
@@ -68,8 +68,7 @@ class Database:
     def _transaction(self) -> Iterator[None]:
         """Hold the lock and run the block as one transaction: all of it, or none of it. A
         transaction begun inside another (by the same thread, which holds the lock) is part of
-        it. On SQLite it takes the file's write lock as it begins (BEGIN IMMEDIATE), so that
-        another process's write waits for it rather than fails halfway."""
+        it. It begins as the engine says (`Where.begin`: on SQLite, with the file's write lock)."""
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -78,7 +77,7 @@ class Database:
                 finally:
                     self._depth -= 1
                 return
-            self._db.execute("BEGIN IMMEDIATE" if isinstance(self._where, SQLite) else "BEGIN")
+            self._db.execute(self._where.begin)
             self._depth = 1
             try:
                 yield
@@ -94,6 +93,5 @@ class Database:
         """A transaction holding the row of `table` whose id is `key` against every other
         process's write until it ends (PostgreSQL: the row's lock; SQLite: the file's)."""
         with self._transaction():
-            lock = " FOR UPDATE" if isinstance(self._where, Postgres) else ""
-            self._db.execute(f"SELECT id FROM {table} WHERE id = ?{lock}", (key,))
+            self._db.execute(f"SELECT id FROM {table} WHERE id = ?{self._where.row_lock}", (key,))
             yield

@@ -14,7 +14,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from cardwar.errors import CardwarError
@@ -67,7 +67,12 @@ class Closed:
 
 class Where(Protocol):
     """Where the database is: `connect` opens the store's connection, `engine` a SQLAlchemy
-    engine for Alembic; `str` names it in messages (never with a password)."""
+    engine for Alembic; `str` names it in messages (never with a password). `begin` starts the
+    store's transactions, and `row_lock` ends a SELECT that holds the rows it reads against
+    every other process until the transaction ends."""
+
+    begin: ClassVar[str]
+    row_lock: ClassVar[str]
 
     def connect(self) -> Connection: ...
 
@@ -107,6 +112,10 @@ def private_file(path: Path) -> None:
 class SQLite:
     """A SQLite file."""
 
+    # A transaction takes the file's write lock as it begins, so that another process's write
+    # waits for it (busy_timeout) rather than fails halfway; that lock holds every row.
+    begin: ClassVar[str] = "BEGIN IMMEDIATE"
+    row_lock: ClassVar[str] = ""
     path: Path
 
     def __str__(self) -> str:
@@ -185,6 +194,8 @@ class PostgresConnection:
 class Postgres:
     """A PostgreSQL database, named by its libpq URL."""
 
+    begin: ClassVar[str] = "BEGIN"
+    row_lock: ClassVar[str] = " FOR UPDATE"
     url: str
 
     def __str__(self) -> str:
@@ -200,7 +211,8 @@ class Postgres:
         try:
             connection = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
         except psycopg.Error as error:
-            raise DatabaseError(f"{self}: cannot reach the database: {error}") from None
+            said = " ".join(str(error).split())  # libpq's message on one line
+            raise DatabaseError(f"{self}: cannot reach the database: {said}") from None
         schema = connection.execute("SELECT current_schema()").fetchone()
         if schema is None or schema[0] is None:
             connection.close()
