@@ -67,6 +67,33 @@ def postgres() -> Iterator[str]:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
+# The Redis every machine of this project runs; each test that asks for it gets a key prefix of
+# its own, its keys deleted after.
+REDIS = os.environ.get("CARDWAR_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def broker() -> Iterator[str]:
+    """The broker URL of a fresh key prefix for this test only (on REDIS; a test that needs it
+    is skipped, saying so in one line, where no Redis answers)."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS, socket_connect_timeout=5)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError) as error:
+        pytest.skip(f"Redis is not running at {REDIS} ({error}): this test needs it")
+    prefix = f"cardwar-test-{secrets.token_hex(8)}:"
+    joined = "&" if "?" in REDIS else "?"
+    try:
+        yield f"{REDIS}{joined}prefix={prefix}"
+    finally:
+        keys = list(client.scan_iter(match=f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     """A fresh SQLite file for this test only."""

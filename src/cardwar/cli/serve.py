@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from cardwar.cli.shared import days, port, print_line, whole
+from cardwar.errors import CardwarError
 from cardwar.sim.warm import FIRST_RUN_S
 from cardwar.web import Settings
 from cardwar.web.settings import LOOPBACK_HOSTS
@@ -80,8 +81,19 @@ def serve(
     max_battles: int,
     keep_days: float,
     allow_hosts: Sequence[str] = (),
+    broker: str | None = None,
+    workers: int = 1,
 ) -> int:
     """Run the web game until interrupted, after saying where to open it."""
+    if broker is not None:
+        from cardwar.web.broker import split_url
+
+        split_url(broker)  # a URL that is not one: said before anything starts
+    if workers > 1 and broker is None:
+        raise ServeError(
+            f"--workers {workers}: several processes share their live tables and limits through "
+            "a broker: name one with --broker redis://HOST:6379 (docs/deploy.md)"
+        )
     wide = host in WILDCARDS
     names = [*LOOPBACK_HOSTS, host.strip("[]"), *allow_hosts]
     if host not in LOOPBACK_HOSTS:
@@ -95,8 +107,10 @@ def serve(
         "any_ip_host": wide,
     }
     if db is not None:
-        options["db"] = db if "://" in db else Path(db)
-    settings = Settings(**options)
+        options["db"] = db
+    if broker is not None:
+        options["broker"] = broker
+    settings = settings_of(options)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     said = [
         f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)",
@@ -107,27 +121,136 @@ def serve(
             f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
             "reach it on your network can play here"
         )
+    if workers > 1:
+        said[0] += f", {workers} server processes"
+        return serve_many(out, settings, options, workers, Start(out, said))
     import uvicorn  # the web stack loads only when asked to serve
 
     from cardwar.web.app import create_app
 
+    if settings.broker is not None:
+        reach_broker(settings.broker)
     app = create_app(settings, starting=Start(out, said))
+    uvicorn.run(app, **uvicorn_options(settings))
+    return 0
+
+
+class ServeError(CardwarError):
+    """`cardwar serve` cannot start as asked (exit status 2, and the reason)."""
+
+
+def settings_of(options: dict[str, Any]) -> Settings:
+    """The server's settings from `cardwar serve`'s options (also as JSON, in a worker)."""
+    chosen = dict(options)
+    if "db" in chosen:
+        chosen["db"] = chosen["db"] if "://" in chosen["db"] else Path(chosen["db"])
+    if "hosts" in chosen:
+        chosen["hosts"] = tuple(chosen["hosts"])
+    return Settings(**chosen)
+
+
+def reach_broker(url: str) -> None:
+    """ServeError unless the broker at `url` answers now (a server must not start without
+    it)."""
+    import asyncio
+
+    from redis.exceptions import RedisError
+
+    from cardwar.web.broker import Broker, shown
+
+    async def answer() -> str | None:
+        broker = Broker(url)
+        try:
+            await broker.redis.ping()
+        except (RedisError, OSError) as error:
+            return " ".join(str(error).split())
+        finally:
+            await broker.close()
+        return None
+
+    failed = asyncio.run(answer())
+    if failed is not None:
+        raise ServeError(f"--broker {shown(url)}: cannot reach the broker there ({failed})")
+
+
+OPTIONS_VARIABLE = "CARDWAR_SERVE_OPTIONS"
+"""How `serve_many` hands its options to each server process (JSON)."""
+
+
+def serve_many(
+    out: Console, settings: Settings, options: dict[str, Any], workers: int, start: Start
+) -> int:
+    """Run `workers` server processes on one listening socket (uvicorn's supervisor: one that
+    dies is replaced; SIGHUP replaces them one at a time, each new one serving before its old
+    one stops). The database is upgraded and the simulator prepared here, once, first."""
+    import json
+    import os
+
+    import uvicorn
+
+    from cardwar.web.store import Store
+
+    assert settings.broker is not None
+    reach_broker(settings.broker)
+    Store(settings.db).close()  # brought up to date once, before any process opens it
+    prepare_here(start)
+    os.environ[OPTIONS_VARIABLE] = json.dumps(options, default=str)
+    start.ready()
     uvicorn.run(
-        app,
-        host=settings.listen_host,
-        port=settings.port,
-        log_level="warning",
-        access_log=False,
-        server_header=False,
-        timeout_graceful_shutdown=settings.grace_s,
-        # A live table's socket message over its size is refused as it arrives (1009), never
-        # read whole first (the app checks it again: docs/api.md#limits-of-live-tables).
-        ws_max_size=settings.live_message_bytes,
-        # A live table's messages are under a kilobyte: compressing them saves little, and each
-        # socket's compressor took half its memory (about 45 KB of 90: benchmarks/tables.py).
-        ws_per_message_deflate=False,
+        f"{__name__}:app_of_environment",
+        factory=True,
+        workers=workers,
+        **uvicorn_options(settings),
     )
     return 0
+
+
+def app_of_environment() -> Any:
+    """One server process of `serve_many`: the app of the options it was handed."""
+    import json
+    import os
+
+    from cardwar.web.app import create_app
+
+    return create_app(settings_of(json.loads(os.environ[OPTIONS_VARIABLE])))
+
+
+def prepare_here(start: Start) -> None:
+    """Fill numba's cache with every kernel a page can reach (a first run compiles them, and
+    says so on `start`), so that each server process loads them instead of compiling them."""
+    import time
+
+    from cardwar.sim.warm import prepare
+    from cardwar.web.app import TELL_AFTER_S
+
+    began = time.monotonic()
+    told = False
+
+    def note(done: int, total: int, what: str) -> None:
+        nonlocal told
+        if told or time.monotonic() - began > TELL_AFTER_S:
+            told = True
+            start.preparing(done, total, what)
+
+    prepare(note)
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn serves the app: quiet, and sized for live tables' sockets."""
+    return {
+        "host": settings.listen_host,
+        "port": settings.port,
+        "log_level": "warning",
+        "access_log": False,
+        "server_header": False,
+        "timeout_graceful_shutdown": settings.grace_s,
+        # A live table's socket message over its size is refused as it arrives (1009), never
+        # read whole first (the app checks it again: docs/api.md#limits-of-live-tables).
+        "ws_max_size": settings.live_message_bytes,
+        # A live table's messages are under a kilobyte: compressing them saves little, and each
+        # socket's compressor took half its memory (about 45 KB of 90: benchmarks/tables.py).
+        "ws_per_message_deflate": False,
+    }
 
 
 def add_parser(commands: Any) -> None:
@@ -188,6 +311,21 @@ def add_parser(commands: Any) -> None:
         help="also answer requests addressed to NAME (a host name this computer is reached "
         "by); may be given more than once",
     )
+    serve.add_argument(
+        "--broker",
+        default=None,
+        metavar="URL",
+        help="a Redis server's redis:// URL, which carries live tables' messages between "
+        "processes and keeps the limits server-wide; needed by --workers, and by several "
+        "machines serving one PostgreSQL database (docs/deploy.md)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=whole(1, 64),
+        default=1,
+        metavar="N",
+        help="run N server processes on this port (default: 1); more than one needs --broker",
+    )
     serve.set_defaults(run=run)
 
 
@@ -201,4 +339,6 @@ def run(out: Console, args: argparse.Namespace) -> int:
         max_battles=args.max_battles,
         keep_days=args.keep_days,
         allow_hosts=args.allow_host,
+        broker=args.broker,
+        workers=args.workers,
     )

@@ -8,7 +8,7 @@ import contextlib
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
@@ -19,7 +19,7 @@ from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
 from cardwar.web.deps import Services
 from cardwar.web.errors import ANSWERS
 from cardwar.web.guard import Guard
-from cardwar.web.hub import LocalHub
+from cardwar.web.hub import Hub, LocalHub
 from cardwar.web.limits import Limits
 from cardwar.web.live import LiveTables
 from cardwar.web.matches import Matches
@@ -29,6 +29,9 @@ from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 from cardwar.web.workers import Worker
 
+if TYPE_CHECKING:
+    from cardwar.web.broker import Broker
+
 # In this order: the click (first of `rounds`) is the first route the router tries.
 ROUTERS: tuple[APIRouter, ...] = (
     routes.rounds.router,
@@ -37,6 +40,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     routes.me.router,
     routes.rules.router,
     routes.tables.router,
+    routes.health.router,
     routes.pages.router,
 )
 
@@ -114,6 +118,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await live.tick()
 
     live: LiveTables = app.state.live
+    broker = app.state.services.broker
+    await live.hub.start()  # with a broker out of reach, BrokerDown: the server does not start
     rounds.open()
     await run_in_threadpool(rounds.prune)
     chores = [
@@ -127,6 +133,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         chore.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await chore
+    await live.hub.stop()
+    if broker is not None:
+        await broker.close()
     rounds.close()
 
 
@@ -137,6 +146,13 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     store = Store(settings.db)
     worker = Worker()
     rounds = Rounds(store, settings, worker)
+    broker: Broker | None = None
+    hub: Hub = LocalHub()
+    if settings.broker is not None:
+        from cardwar.web.broker import Broker, RedisHub  # redis-py, only for a broker
+
+        broker = Broker(settings.broker)
+        hub = RedisHub(broker)
     services = Services(
         settings=settings,
         rounds=rounds,
@@ -146,6 +162,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         ids=PlayerIds(store.secret()),
         limits=Limits(settings),
         assets=Assets(settings.static_dir),
+        broker=broker,
     )
     app = FastAPI(
         title="cardwar",
@@ -164,7 +181,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.services = services
-    app.state.live = LiveTables(store, rounds, services.matches, LocalHub(), settings)
+    app.state.live = LiveTables(store, rounds, services.matches, hub, settings)
     app.state.rounds, app.state.settings = rounds, settings
     app.state.starting = starting
     app.state.estimates = services.limits.estimates

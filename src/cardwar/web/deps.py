@@ -7,7 +7,7 @@ of the request for the `RequestRoute`s, which read their own request (`routing.p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
@@ -21,6 +21,9 @@ from cardwar.web.rounds import Rounds
 from cardwar.web.routing import parse
 from cardwar.web.settings import Settings
 from cardwar.web.workers import Worker
+
+if TYPE_CHECKING:  # redis-py loads only for a server with a broker
+    from cardwar.web.broker import Broker
 
 Body = TypeVar("Body", bound=BaseModel)
 
@@ -45,6 +48,8 @@ class Services:
     ids: PlayerIds
     limits: Limits
     assets: Assets
+    broker: Broker | None = None
+    """The broker of several processes (`Settings.broker`), or None for a process alone."""
 
     def reply(
         self, content: Any, who: Player | None = None, status_code: int = 200

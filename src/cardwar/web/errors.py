@@ -96,6 +96,13 @@ class WorkerFailed(TryAgain, RuntimeError):
     """The worker process stopped while it had work (answered 503): a new one starts at once."""
 
 
+class BrokerDown(TryAgain, RuntimeError):
+    """The broker of several processes cannot be reached (answered 503): nothing that needed
+    it was done (`broker.py`)."""
+
+    retry_after = 2
+
+
 def problem(item: Any) -> str:
     """One problem of a body that does not fit, as the answer words it."""
     if item["type"] == "json_invalid":
@@ -154,4 +161,5 @@ ANSWERS: dict[type[Exception], Answer] = {
     MatchNotYours: Answer(403),
     RateLimited: Answer(429, retry_after=True),
     WorkerFailed: Answer(503, retry_after=True),
+    BrokerDown: Answer(503, retry_after=True),
 }

@@ -37,6 +37,12 @@ class Subscription(Protocol):
 class Hub(Protocol):
     """Carries each table's messages to the sockets listening to it."""
 
+    async def start(self) -> None:
+        """Begin carrying messages, as the server starts."""
+
+    async def stop(self) -> None:
+        """Stop carrying them, as it stops."""
+
     async def publish(self, channel: str, message: Message) -> None:
         """Hand `message` to every listener of `channel`, after those published before it."""
 
@@ -56,12 +62,17 @@ class _Listener:
         if self.dropped:
             return
         if self.queue.qsize() >= QUEUE:
-            self.dropped = True
-            while not self.queue.empty():  # what it has not read goes: its page rejoins
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)  # the reader's next message: it leaves
+            self.drop()
             return
         self.queue.put_nowait(message)
+
+    def drop(self) -> None:
+        if self.dropped:
+            return
+        self.dropped = True
+        while not self.queue.empty():  # what it has not read goes: its page rejoins
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)  # the reader's next message: it leaves
 
     async def next(self) -> Message | None:
         return await self.queue.get()
@@ -75,6 +86,12 @@ class LocalHub:
 
     def __init__(self) -> None:
         self._channels: dict[str, set[_Listener]] = {}
+
+    async def start(self) -> None:
+        """Nothing to begin: the messages stay in this process."""
+
+    async def stop(self) -> None:
+        """Nothing to stop."""
 
     async def publish(self, channel: str, message: Message) -> None:
         for listener in tuple(self._channels.get(channel, ())):
@@ -96,3 +113,10 @@ class LocalHub:
     def listeners(self, channel: str) -> int:
         """How many listen to `channel` in this process."""
         return len(self._channels.get(channel, ()))
+
+    def drop_all(self) -> None:
+        """Drop every listener, as too slow ones are: their sockets close, and their pages
+        rejoin (a broker lost meanwhile may have carried messages they never heard)."""
+        for listeners in self._channels.values():
+            for listener in listeners:
+                listener.drop()

@@ -522,3 +522,13 @@ class SimulationOut(BaseModel):
     battles: SpreadOut
     wars_per_round: SpreadOut
     histograms: HistogramsOut
+
+
+class HealthOut(BaseModel):
+    """Whether this server process can serve (`GET /healthz`, docs/deploy.md#health)."""
+
+    ok: bool = Field(description="true when the database and the broker (if any) are reachable")
+    database: Literal["reachable", "unreachable"]
+    broker: Literal["reachable", "unreachable", "none"] = Field(
+        description="'none' for a server of one process, which has no broker"
+    )

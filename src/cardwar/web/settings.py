@@ -32,6 +32,10 @@ class Settings:
     db: Path | str = field(default_factory=default_db)
     """The database: a SQLite file (created when missing, readable by its owner only), or a
     PostgreSQL database's postgresql:// URL; `--db` sets it (docs/deploy.md)."""
+    broker: str | None = None
+    """The broker of several processes: a redis:// URL (docs/deploy.md), which carries the
+    live tables' messages between them and keeps the limits server-wide; None, one process
+    alone. `--broker`."""
     listen_host: str = "127.0.0.1"
     """The address `cardwar serve` listens on: this computer only. `--host`."""
     port: int = 8000

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 
 from cardwar.web.deps import Services, current_player, services, write
-from cardwar.web.errors import NotHost, TableClosed, TableNotFound, TableRefused
+from cardwar.web.errors import BrokerDown, NotHost, TableClosed, TableNotFound, TableRefused
 from cardwar.web.guard import header, host_name
 from cardwar.web.live import LiveTables
 from cardwar.web.live_room import Seated
@@ -270,7 +270,13 @@ async def talk(
             await websocket.send_json(await live.state(code))
         except (WebSocketDisconnect, RuntimeError):
             return  # gone before it was shown the table (a message too big closes it at once)
-        await live.arrive(code, who)
+        try:
+            await live.arrive(code, who)
+        except BrokerDown:  # the others cannot be told it is here: its page tries again
+            with contextlib.suppress(BrokerDown):
+                await live.leave(code, who)  # counted in before the telling failed
+            await websocket.close(TRY_LATER, "the server cannot reach its broker: join again")
+            return
         reading = asyncio.create_task(read(websocket, live, code, who, server))
         # One wait a message, and no task and no wait-set of its own (a thousand sockets' worth
         # of them kept the collector busy): when the reading ends, `next` returns None.
@@ -296,7 +302,8 @@ async def talk(
             reading.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reading
-            await live.leave(code, who)
+            with contextlib.suppress(BrokerDown):  # the others hear of it when they rejoin
+                await live.leave(code, who)
 
 
 async def read(
@@ -325,7 +332,7 @@ async def read(
             await act(websocket, live, code, who, read_message(raw))
         except LeftTable:
             return 1000, "you left the table"  # a seat no longer this socket's
-        except (BadMessage, TableRefused, NotHost, TableClosed) as error:
+        except (BadMessage, TableRefused, NotHost, TableClosed, BrokerDown) as error:
             await websocket.send_json({"type": "error", "message": str(error)})
 
 

@@ -53,6 +53,15 @@ class Database:
                 self._db.close()
                 self._db, self._closed = Closed(), True
 
+    def reachable(self) -> bool:
+        """True if the database answers a query now (`GET /healthz`)."""
+        try:
+            with self._lock:
+                self._db.execute("SELECT 1").fetchone()
+        except Exception:  # any engine's failure, or a store closed: not reachable
+            return False
+        return True
+
     def secret(self) -> bytes:
         """This database's own random key (made on first use), which signs the players' ids."""
         with self._lock:

@@ -1,0 +1,188 @@
+"""The broker of several processes (docs/deploy.md#several-processes): the live tables' messages
+through Redis between two hubs, as between two processes; a broker lost and found again; the
+health a load balancer asks for; and `cardwar serve`'s refusals. Against the real Redis of this
+project's machines, each test under a key prefix of its own (`broker` in conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+import redis
+
+from cardwar.cli import main
+from cardwar.web.broker import Broker, BrokerDown, RedisHub, shown, split_url
+
+from helpers import ClientFactory
+
+WAIT_S = 10.0
+"""The longest a test waits for a message it is owed (a failure, never a hang)."""
+
+
+@asynccontextmanager
+async def hub_of(url: str) -> AsyncIterator[RedisHub]:
+    """A started hub over its own client of the broker at `url`: a process of its own."""
+    broker = Broker(url)
+    hub = RedisHub(broker)
+    await hub.start()
+    try:
+        yield hub
+    finally:
+        await hub.stop()
+        await broker.close()
+
+
+async def next_of(listener: Any) -> Any:
+    return await asyncio.wait_for(listener.next(), WAIT_S)
+
+
+def test_a_message_published_by_one_process_reaches_another_in_order(broker: str) -> None:
+    async def run() -> tuple[list[Any], list[Any]]:
+        async with hub_of(broker) as one, hub_of(broker) as other:
+            async with one.subscribe("t1") as here, other.subscribe("t1") as there:
+                for n in range(100):
+                    await one.publish("t1", {"type": "n", "n": n, "é": "👏"})
+                return [await next_of(here) for _ in range(100)], [
+                    await next_of(there) for _ in range(100)
+                ]
+
+    here, there = asyncio.run(run())
+    expected = [{"type": "n", "n": n, "é": "👏"} for n in range(100)]
+    assert here == expected and there == expected
+
+
+def test_a_table_hears_only_its_own_channel_and_its_own_server(broker: str) -> None:
+    async def run() -> list[Any]:
+        stranger = broker.replace("prefix=", "prefix=another-")
+        async with hub_of(broker) as one, hub_of(stranger) as elsewhere:
+            async with one.subscribe("t1") as listener:
+                await one.publish("t2", {"type": "other table"})
+                await elsewhere.publish("t1", {"type": "other server"})
+                await one.publish("t1", {"type": "mine"})
+                return [await next_of(listener)]
+
+    assert asyncio.run(run()) == [{"type": "mine"}]
+
+
+def test_a_lost_subscription_drops_its_listeners_and_comes_back(broker: str) -> None:
+    """Redis cuts the hub's subscription (as a broker restart would): every listener of that
+    process is dropped (its page rejoins from the database), and the hub listens again."""
+    address, _ = split_url(broker)
+    admin = redis.Redis.from_url(address)
+
+    async def run() -> tuple[Any, bool, Any]:
+        async with hub_of(broker) as one:
+            async with one.subscribe("t1") as old:
+                admin.client_kill_filter(_type="pubsub")
+                lost = await next_of(old)
+                dropped = old.dropped
+            async with one.subscribe("t1") as new:
+                for _ in range(int(WAIT_S / 0.05)):  # until the hub listens again
+                    await one.publish("t1", {"type": "again"})
+                    try:
+                        return lost, dropped, await asyncio.wait_for(new.next(), 0.05)
+                    except TimeoutError:
+                        continue
+        raise AssertionError("the hub never listened again")
+
+    try:
+        lost, dropped, again = asyncio.run(run())
+    finally:
+        admin.close()
+    assert lost is None and dropped
+    assert again == {"type": "again"}
+
+
+def test_a_broker_out_of_reach_is_said_and_nothing_is_sent() -> None:
+    async def run() -> tuple[bool, str]:
+        broker = Broker("redis://127.0.0.1:1/0")
+        hub = RedisHub(broker)
+        try:
+            with pytest.raises(BrokerDown) as refused:
+                await hub.publish("t1", {"type": "x"})
+            with pytest.raises(BrokerDown):
+                await hub.start()
+            return await broker.reachable(), str(refused.value)
+        finally:
+            await broker.close()
+
+    reachable, said = asyncio.run(run())
+    assert not reachable
+    assert said == "The server cannot reach its broker just now: try again in a moment."
+
+
+def test_the_broker_url_names_its_prefix_and_hides_its_password() -> None:
+    assert split_url("redis://h:6379/2?prefix=club:") == ("redis://h:6379/2", "club:")
+    assert split_url("redis://h/0?ssl_cert_reqs=none") == (
+        "redis://h/0?ssl_cert_reqs=none",
+        "cardwar:",
+    )
+    assert shown("redis://u:secret@h:6379/0") == "redis://u:***@h:6379/0"
+    assert shown("redis://:secret@h/0") == "redis://:***@h/0"
+    assert shown("redis://h/0") == "redis://h/0"
+
+
+def test_health_says_the_database_and_the_broker_are_reachable(
+    make_client: ClientFactory, broker: str
+) -> None:
+    client = make_client(broker=broker)
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json() == {"ok": True, "database": "reachable", "broker": "reachable"}
+
+
+def test_health_without_a_broker_has_none(make_client: ClientFactory) -> None:
+    answer = make_client().get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json() == {"ok": True, "database": "reachable", "broker": "none"}
+
+
+def test_health_answers_503_while_the_broker_or_the_database_is_away(
+    make_client: ClientFactory, broker: str
+) -> None:
+    client = make_client(broker=broker)
+    services = client.app.app.state.services  # the app behind its guard
+    working = services.broker.redis
+    services.broker.redis = redis.asyncio.Redis.from_url("redis://127.0.0.1:1/0")
+    try:
+        answer = client.get("/healthz")
+    finally:
+        services.broker.redis = working
+    assert answer.status_code == 503 and answer.headers["retry-after"] == "2"
+    assert answer.json() == {"ok": False, "database": "reachable", "broker": "unreachable"}
+    services.rounds.store.close()
+    try:
+        answer = client.get("/healthz")
+    finally:
+        services.rounds.store.open()
+    assert answer.status_code == 503
+    assert answer.json() == {"ok": False, "database": "unreachable", "broker": "reachable"}
+    assert client.get("/healthz").status_code == 200  # and back
+
+
+def test_serve_refuses_several_processes_without_a_broker(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--workers", "2"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said == (
+        "cardwar: error: --workers 2: several processes share their live tables and limits "
+        "through a broker: name one with --broker redis://HOST:6379 (docs/deploy.md)"
+    )
+
+
+def test_serve_refuses_a_broker_that_is_not_redis_or_not_there(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--broker", "http://example.org"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "cardwar: error: --broker 'http://example.org': must be a redis:// URL, for example "
+        "redis://127.0.0.1:6379/0"
+    )
+    assert main(["serve", "--broker", "redis://:pw@127.0.0.1:1/0", "--port", "1"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said.startswith("cardwar: error: --broker redis://:***@127.0.0.1:1/0: cannot reach")
+    assert "pw" not in said
