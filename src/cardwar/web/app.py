@@ -17,11 +17,12 @@ from fastapi.routing import APIRouter
 from cardwar.web import routes
 from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
 from cardwar.web.deps import Services
-from cardwar.web.errors import ANSWERS
+from cardwar.web.errors import ANSWERS, BrokerDown
 from cardwar.web.guard import Guard
 from cardwar.web.hub import Hub, LocalHub
 from cardwar.web.limits import Limits
 from cardwar.web.live import LiveTables
+from cardwar.web.live_shared import HereOnly, Shared
 from cardwar.web.matches import Matches
 from cardwar.web.players import PlayerIds, Players
 from cardwar.web.rounds import Rounds
@@ -115,7 +116,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async def look_at_live_tables(every: float) -> None:
         while True:
             await asyncio.sleep(every)
-            await live.tick()
+            with contextlib.suppress(BrokerDown):  # logged by the broker; the next tick again
+                await live.tick()
 
     live: LiveTables = app.state.live
     broker = app.state.services.broker
@@ -148,11 +150,13 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     rounds = Rounds(store, settings, worker)
     broker: Broker | None = None
     hub: Hub = LocalHub()
+    shared: Shared = HereOnly()
     if settings.broker is not None:
         from cardwar.web.broker import Broker, RedisHub  # redis-py, only for a broker
+        from cardwar.web.live_shared import InRedis
 
         broker = Broker(settings.broker)
-        hub = RedisHub(broker)
+        hub, shared = RedisHub(broker), InRedis(broker)
     services = Services(
         settings=settings,
         rounds=rounds,
@@ -181,7 +185,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.services = services
-    app.state.live = LiveTables(store, rounds, services.matches, hub, settings)
+    app.state.live = LiveTables(store, rounds, services.matches, hub, settings, shared)
     app.state.rounds, app.state.settings = rounds, settings
     app.state.starting = starting
     app.state.estimates = services.limits.estimates

@@ -38,6 +38,8 @@ REACTIONS = ("👏", "😮", "😂", "🙈")
 """What a person may send to the table, at most one a second."""
 IDLE_LOOK_S = 60.0
 """How often the store is asked for the tables idle too long (the turn clocks, every tick)."""
+SWEEP_S = 2.0
+"""How often a process looks for the sockets of processes that died (`LiveTables._sweep`)."""
 
 
 class LiveTables(Room):
@@ -100,7 +102,7 @@ class LiveTables(Room):
         """Seat the browser `player` at `seat`, a person's seat no one holds, by `name` (or
         rename them at the seat they hold); refused with a reason otherwise."""
         presence = await self.table(code)
-        async with presence.lock:
+        async with self.held(presence):
             row = presence.row
             held = self.seat_of(presence, player).seat
             if not 0 <= seat < len(row.seats):
@@ -122,7 +124,7 @@ class LiveTables(Room):
         """`who` flips for the next battle (`battle`, when given, must be its number: a flip
         left over from the battle before is let go); the battle plays once everyone is in."""
         presence = await self.table(code)
-        async with presence.lock:
+        async with self.held(presence):
             round_ = await self._round(presence)
             seat = self._flipper(presence, who, round_)
             if battle is not None and battle != round_["battles"] + 1:
@@ -141,7 +143,7 @@ class LiveTables(Room):
         presence = await self.table(code)
         if not who.host:
             raise NotHost("Only the table's host plays 10 battles or to the end.")
-        async with presence.lock:
+        async with self.held(presence):
             round_ = await self._round(presence)
             if round_["outcome"] is not None:
                 raise TableRefused("The round is over: the host deals the next one.")
@@ -154,10 +156,11 @@ class LiveTables(Room):
             raise TableRefused("Watchers watch: take a seat to send a reaction.")
         if emoji not in REACTIONS:
             raise TableRefused(f"emoji: must be one of {' '.join(REACTIONS)}")
-        now = self._clock()
-        if now - presence.reacted.get(who.seat, float("-inf")) < 1.0:
-            raise TableRefused("One reaction a second, please.")
-        presence.reacted[who.seat] = now
+        async with self.held(presence):
+            now = self._clock()
+            if now - presence.reacted.get(who.seat, float("-inf")) < 1.0:
+                raise TableRefused("One reaction a second, please.")
+            presence.reacted[who.seat] = now
         await self._tell(code, {"type": "reaction", "seat": who.seat, "emoji": emoji})
 
     async def stand_up(self, code: str, who: Seated) -> None:
@@ -168,7 +171,7 @@ class LiveTables(Room):
             raise TableRefused("You hold no seat at this table.")
         if who.host:
             raise TableRefused("The host closes the table instead of leaving it.")
-        async with presence.lock:
+        async with self.held(presence):
             seat = who.seat
             name = presence.row.seats[seat].name
             row = presence.row.with_seat(seat, TableSeat("person", ""))
@@ -184,13 +187,13 @@ class LiveTables(Room):
         presence = await self.table(code)
         if not who.host:
             raise NotHost("Only the table's host gives a seat to the computer.")
-        async with presence.lock:
+        async with self.held(presence):
             row = presence.row
             if not 0 < seat < len(row.seats) or row.seats[seat].kind != "person":
                 raise TableRefused(f"seat: seat {seat} is not another person's seat")
             away = presence.away_since.get(seat)
             if row.seats[seat].holder is not None:
-                if presence.sockets.get(seat, 0) > 0 or away is None:
+                if await self.sockets_at(presence, seat) > 0 or away is None:
                     raise TableRefused(f"seat: {row.seats[seat].name} is at the table")
                 left = self.settings.live_give_after_s - (self._clock() - away)
                 if left > 0:
@@ -222,7 +225,7 @@ class LiveTables(Room):
         presence = await self.table(code)
         if not who.host:
             raise NotHost("Only the table's host deals the next round.")
-        async with presence.lock:
+        async with self.held(presence):
             round_ = await self._round(presence)
             if round_["outcome"] is None:
                 raise TableRefused("The round is still being played: finish it first.")
@@ -233,7 +236,7 @@ class LiveTables(Room):
             presence.deadline = None
             await self._save(presence, row)
             await self._reseat(row)
-            await self._tell(code, await self.state(code, event="dealt"))
+            await self._tell(code, await self.state(code, event="dealt", held=True))
 
     def _deal_next(self, row: TableRow) -> tuple[str, str | None]:
         seats = tuple(Seat(seat.kind, seat.name) for seat in row.seats)
@@ -246,11 +249,16 @@ class LiveTables(Room):
         return self._deal_first(row.host, rules, row.best_of, four_seats(seats), row.code)
 
     async def tick(self) -> None:
-        """Flip for the people a turn clock has run out on, and close tables idle too long."""
+        """Flip for the people a turn clock has run out on, and close tables idle too long;
+        with other processes, say this one serves, and look for the people of one that died."""
         now = self._clock()
+        await self.shared.beat()
         for code, presence in tuple(self._tables.items()):
             if presence.deadline is not None and presence.deadline <= now:
                 await self._clock_ran_out(code, presence)
+        if now - self._swept >= SWEEP_S:
+            self._swept = now
+            await self._sweep()
         if now - self._idle_looked < IDLE_LOOK_S:
             return  # the store is asked about idle tables once a minute, not every tick
         self._idle_looked = now
@@ -263,8 +271,27 @@ class LiveTables(Room):
                 self._tables[code] = Presence(row)
             await self.close(code, "idle")
 
+    async def _sweep(self) -> None:
+        """A person whose sockets were all in a process that has died (its heartbeat lapsed)
+        is away from now on, and the table is told (they reconnect to another process)."""
+        here = self.shared.process
+        for code, presence in tuple(self._tables.items()):
+            if presence.row.closed is not None:
+                continue
+            elsewhere = {name for counts in presence.sockets.values() for name in counts} - {here}
+            if not elsewhere or await self.shared.alive(elsewhere) >= elsewhere | {here}:
+                continue
+            async with self.held(presence):
+                for seat in tuple(presence.sockets):
+                    if await self.sockets_at(presence, seat) or seat in presence.away_since:
+                        continue
+                    holder = presence.row.seats[seat].holder
+                    if holder is not None:
+                        presence.away_since[seat] = self._clock()
+                        await self._tell(code, {"type": "away", "seat": seat})
+
     async def _clock_ran_out(self, code: str, presence: Presence) -> None:
-        async with presence.lock:
+        async with self.held(presence):
             if presence.deadline is None or presence.deadline > self._clock():
                 return  # played, or the clock set again, while this waited for the lock
             round_ = await self._round(presence)

@@ -5,8 +5,10 @@ What a socket may ask of a table is `live.py`'s `LiveTables`, over this `Room`."
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -14,6 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from cardwar.web.errors import TableClosed, TableNotFound
 from cardwar.web.hub import Hub, Message
+from cardwar.web.live_shared import HereOnly, Shared
 from cardwar.web.matches import Matches
 from cardwar.web.rounds import Rounds
 from cardwar.web.seats import SEATS, Seat
@@ -32,17 +35,21 @@ often: a write of its row after every battle cost a commit and a thread's hop of
 
 @dataclass(slots=True)
 class Presence:
-    """What only this process knows of an open table: who is connected at each seat and since
-    when a seat is away, who has flipped for the next battle, the turn clock, the last
-    reaction of each seat, and the lock that keeps its battles in order."""
+    """What a table is beyond its row: the sockets at each seat (by process), since when a
+    seat is away, who has flipped for the next battle, the turn clock, the last reaction of
+    each seat, and the lock that keeps its battles in order. Changed only while the table is
+    held (`Room.held`), which shares it between processes (`live_shared.py`)."""
 
     row: TableRow
-    sockets: dict[int, int] = field(default_factory=dict)
+    sockets: dict[int, dict[str, int]] = field(default_factory=dict)
     away_since: dict[int, float] = field(default_factory=dict)
     flipped: set[int] = field(default_factory=set)
     deadline: float | None = None
     reacted: dict[int, float] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    saved: str | None = None
+    """Which save of its row this process read last (a new one each save): another process's
+    save makes the row be read again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +63,21 @@ class Seated:
 
 
 class Room:
-    """The live tables of this process: rows in the store, presence in memory, talk in the hub."""
+    """The live tables of this process: rows in the store, presence held through `shared` (in
+    memory, or in the broker's Redis), talk in the hub."""
 
     def __init__(
-        self, store: Store, rounds: Rounds, matches: Matches, hub: Hub, settings: Settings
+        self,
+        store: Store,
+        rounds: Rounds,
+        matches: Matches,
+        hub: Hub,
+        settings: Settings,
+        shared: Shared | None = None,
     ) -> None:
         self.store, self.rounds, self.matches, self.hub = store, rounds, matches, hub
         self.settings = settings
+        self.shared: Shared = shared if shared is not None else HereOnly()
         self._clock = settings.clock
         self._tables: dict[str, Presence] = {}
         self.sockets = 0
@@ -72,20 +87,34 @@ class Room:
         """The same, by network address (`Settings.live_sockets_per_address` bounds each); an
         address with none is not kept."""
         self._idle_looked = float("-inf")  # when the store was last asked for idle tables
+        self._swept = float("-inf")  # when the sockets of processes that died were looked for
 
-    async def table(self, code: str) -> Presence:
-        """The open table with this invite code; TableNotFound or TableClosed if none."""
+    async def table(self, code: str, *, look: bool = False) -> Presence:
+        """The open table with this invite code (with `look`, as the other processes left it);
+        TableNotFound or TableClosed if none."""
         presence = self._tables.get(code)
         if presence is None:
-            row = await run_in_threadpool(self.store.get_table, code)
+            row = await self._reload(code)
             if row is None:
                 raise TableNotFound(
                     "There is no live table with this code: check the link, or ask for a new one."
                 )
             presence = self._tables.setdefault(code, Presence(row))
+        elif look:
+            await self.shared.look(presence, self._reload)
         if presence.row.closed is not None:
             raise TableClosed(f"This table has closed ({_closed_words(presence.row.closed)}).")
         return presence
+
+    @asynccontextmanager
+    async def held(self, presence: Presence) -> AsyncIterator[Presence]:
+        """The table held by this request while the block runs (its battles, seats and
+        presence change only so), as the last holder, in any process, left it."""
+        async with self.shared.held(presence, self._reload):
+            yield presence
+
+    async def _reload(self, code: str) -> TableRow | None:
+        return await run_in_threadpool(self.store.get_table, code)
 
     async def code_of_watch(self, watch: str) -> str:
         """The invite code of the table this watch code follows; TableNotFound if none."""
@@ -115,7 +144,7 @@ class Room:
         presence = self._tables.get(code)
         if presence is None or presence.row.closed is not None:
             return
-        async with presence.lock:
+        async with self.held(presence):
             if presence.row.closed is not None:
                 return  # closed while this waited (the host, and the idle clock, at once)
             await self._save(presence, replace(presence.row, closed=reason))
@@ -127,24 +156,48 @@ class Room:
         presence = await self.table(code)
         if who.seat is None:
             return
-        presence.sockets[who.seat] = presence.sockets.get(who.seat, 0) + 1
-        if presence.away_since.pop(who.seat, None) is not None:
-            await self._tell(code, {"type": "back", "seat": who.seat})
+        here = self.shared.process
+        async with self.held(presence):
+            counts = presence.sockets.setdefault(who.seat, {})
+            counts[here] = counts.get(here, 0) + 1
+            if presence.away_since.pop(who.seat, None) is not None:
+                await self._tell(code, {"type": "back", "seat": who.seat})
 
     async def leave(self, code: str, who: Seated) -> None:
-        """A socket of `who` has closed: a person with no other socket is away from now on."""
+        """A socket of `who` has closed: a person with no other socket, in any process still
+        serving, is away from now on."""
         presence = self._tables.get(code)
         if presence is None or who.seat is None:
             return
-        left = presence.sockets.get(who.seat, 1) - 1
-        presence.sockets[who.seat] = left
-        if left == 0 and presence.row.closed is None and self.still_holds(presence, who):
-            presence.away_since[who.seat] = self._clock()
-            await self._tell(code, {"type": "away", "seat": who.seat})
+        here = self.shared.process
+        async with self.held(presence):
+            counts = presence.sockets.get(who.seat, {})
+            if counts.get(here, 1) > 1:
+                counts[here] -= 1
+            else:
+                counts.pop(here, None)
+            if (
+                await self.sockets_at(presence, who.seat) == 0
+                and presence.row.closed is None
+                and self.still_holds(presence, who)
+                and who.seat not in presence.away_since
+            ):
+                presence.away_since[who.seat] = self._clock()
+                await self._tell(code, {"type": "away", "seat": who.seat})
 
-    async def state(self, code: str, event: str | None = None) -> Message:
-        """The whole table, in a `table` message: what a device shows when it (re)joins."""
-        presence = await self.table(code)
+    async def sockets_at(self, presence: Presence, seat: int) -> int:
+        """The sockets open at `seat` in the processes serving now (a process that died holds
+        none, once its heartbeat lapses); counts of the dead are forgotten."""
+        counts = presence.sockets.get(seat, {})
+        alive = await self.shared.alive(counts)
+        for gone in set(counts) - alive:
+            del counts[gone]
+        return sum(counts.values())
+
+    async def state(self, code: str, event: str | None = None, *, held: bool = False) -> Message:
+        """The whole table, in a `table` message: what a device shows when it (re)joins (`held`
+        when the asker holds the table, and its presence is the newest there is)."""
+        presence = await self.table(code, look=not held)
         row = presence.row
         shown, last = await run_in_threadpool(self._round_and_last, row.round_id)
         match = None
@@ -257,6 +310,7 @@ class Room:
         row = replace(row, touched_at=self._clock())
         await run_in_threadpool(self.store.save_table, row)
         presence.row = row
+        presence.saved = secrets.token_hex(4)  # the other processes read the row again
 
     async def _reseat(self, row: TableRow) -> None:
         seats = tuple(Seat(seat.kind, seat.name) for seat in row.seats)

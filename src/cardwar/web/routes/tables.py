@@ -302,8 +302,24 @@ async def talk(
             reading.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reading
-            with contextlib.suppress(BrokerDown):  # the others hear of it when they rejoin
-                await live.leave(code, who)
+            await leave(live, code, who)
+
+
+LEAVING: set[asyncio.Task[None]] = set()
+"""The sockets' leaves under way (a task keeps only a weak reference to itself)."""
+
+
+async def leave(live: LiveTables, code: str, who: Seated) -> None:
+    """Count the socket out of its table, to the end even if the socket's own task is being
+    cancelled (its connection gone, the server stopping): the seat must not stay present for
+    ever, nor the table's lock taken. A broker out of reach meanwhile: the others hear of it
+    when they rejoin."""
+    leaving = asyncio.ensure_future(live.leave(code, who))
+    LEAVING.add(leaving)
+    leaving.add_done_callback(LEAVING.discard)
+    leaving.add_done_callback(lambda done: done.cancelled() or done.exception())
+    with contextlib.suppress(BrokerDown):
+        await asyncio.shield(leaving)
 
 
 async def read(

@@ -1,0 +1,231 @@
+"""Who is at a live table, shared between the processes that serve it (`Shared`).
+
+A table's `Presence` (`live_room.py`) is what a process knows of it beyond its row: the sockets
+at each seat, who is away and since when, who has flipped, the turn clock, the last reactions.
+Everything that changes it is done holding the table (`Shared.held`), and so is everything that
+saves its row. A server of one process keeps it in memory (`HereOnly`: holding is the
+table's lock, nothing more). A server with a broker keeps it in Redis as well (`InRedis`):
+holding takes the table's Redis lock too, reads the presence the last holder left, and writes it
+back as it lets go; a row another process saved meanwhile is read again from the database.
+
+Sockets are counted by process, so that the sockets of a process that died (`kill -9`) stop
+counting once its heartbeat lapses: a seat whose person had them alone is then away.
+
+Decided here: a table's Redis lock is a lease (`LEASE_S`), so that a process that dies holding
+it blocks the table for at most that long, and a wait for it is bounded (`WAIT_S`): beyond it,
+the asker is told the table is busy, as it would be told of a broker out of reach.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from cardwar.web.errors import BrokerDown
+
+if TYPE_CHECKING:
+    from cardwar.web.broker import Broker
+    from cardwar.web.live_room import Presence
+    from cardwar.web.store.live import TableRow
+
+Reload = Callable[[str], Awaitable["TableRow | None"]]
+"""Reads a table's row from the database again (by its code)."""
+
+LEASE_S = 30.0
+"""How long a table's Redis lock is held at most, if its holder never lets go (it died)."""
+WAIT_S = 10.0
+"""How long a process waits for a table another holds before it gives up."""
+ALIVE_S = 5.0
+"""A process's heartbeat lasts this long: its sockets count while it is renewed."""
+KEEP_S = 2 * 3600.0
+"""A table's presence in Redis outlives its last change by this much (a table idle for an hour
+is closed: `Settings.live_idle_s`)."""
+
+# Take the lock and read the presence in one round trip.
+_TAKE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {1, redis.call('GET', KEYS[2])}
+end
+return {0, false}
+"""
+# Write the presence back and let go, in one round trip, only if the lock is still ours.
+_GIVE_BACK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+"""
+
+# Give the lock back, leaving the presence as it was (a holder cancelled before it began).
+_DROP = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def _retrieved(done: asyncio.Future[Any]) -> None:
+    """A lock given back in the background: its failure is the broker's, logged there."""
+    if not done.cancelled():
+        done.exception()
+
+
+def process_name() -> str:
+    """This process among every process of every machine serving the same database."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Shared(Protocol):
+    """How a table's presence is kept by the processes serving it."""
+
+    process: str
+    """This process's name in a presence's socket counts."""
+
+    def held(self, presence: Presence, reload: Reload) -> Any:
+        """An async context manager: the table held by this process while the block runs, its
+        presence (and row) as the last holder left them."""
+
+    async def look(self, presence: Presence, reload: Reload) -> None:
+        """Bring `presence` (and its row) up to date without holding the table."""
+
+    async def alive(self, processes: Iterable[str]) -> set[str]:
+        """Which of `processes` are serving now."""
+
+    async def beat(self) -> None:
+        """Say that this process is serving (every tick)."""
+
+
+class HereOnly:
+    """The presence of a server of one process: in memory, held by the table's lock."""
+
+    process = "here"
+
+    @asynccontextmanager
+    async def held(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
+        async with presence.lock:
+            yield
+
+    async def look(self, presence: Presence, reload: Reload) -> None:
+        """Nothing to look at: this process is the only one."""
+
+    async def alive(self, processes: Iterable[str]) -> set[str]:
+        return set(processes)
+
+    async def beat(self) -> None:
+        """Nobody to tell."""
+
+
+class InRedis:
+    """The presence of a server of several processes: in Redis, under a lock a table."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self.process = process_name()
+        self._take = broker.redis.register_script(_TAKE)
+        self._give_back = broker.redis.register_script(_GIVE_BACK)
+        self._drop = broker.redis.register_script(_DROP)
+
+    @asynccontextmanager
+    async def held(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
+        code = presence.row.code
+        keys = [self.broker.key("lock", code), self.broker.key("live", code)]
+        token = secrets.token_hex(8)
+        async with presence.lock:  # one asker of this process at a time takes the Redis lock
+            # Taking and giving back run to their end even if the asker is cancelled (its socket
+            # gone): a lock taken and never given back would stop the table for `LEASE_S`.
+            taking = asyncio.ensure_future(self._taken(keys, token))
+            try:
+                kept = await asyncio.shield(taking)
+            except asyncio.CancelledError:
+                taking.add_done_callback(lambda _: self._let_go(keys, token, None))
+                raise
+            try:
+                await _apply(presence, kept, reload)
+                yield
+            finally:
+                state = json.dumps(_state(presence), separators=(",", ":"))
+                await asyncio.shield(self._let_go(keys, token, state))
+
+    async def _taken(self, keys: list[str], token: str) -> bytes | None:
+        """Take the table's lock, waiting while another process holds it; what it keeps."""
+        began, pause = time.monotonic(), 0.001
+        while True:
+            taken, kept = await self.broker.call(
+                lambda: self._take(keys=keys, args=[token, int(LEASE_S * 1000)])
+            )
+            if taken:
+                return cast("bytes | None", kept)
+            if time.monotonic() - began > WAIT_S:
+                raise BrokerDown("This table is busy elsewhere just now: try again.")
+            await asyncio.sleep(pause)  # another process holds the table: a moment
+            pause = min(pause * 2, 0.02)
+
+    def _let_go(self, keys: list[str], token: str, state: str | None) -> asyncio.Future[Any]:
+        """Write `state` back (None: leave it) and give the lock back, if it is still ours."""
+        if state is None:
+            command = self._drop(keys=keys[:1], args=[token])
+        else:
+            command = self._give_back(keys=keys, args=[token, state, int(KEEP_S * 1000)])
+        going = asyncio.ensure_future(self.broker.call(lambda: command))
+        going.add_done_callback(_retrieved)
+        return going
+
+    async def look(self, presence: Presence, reload: Reload) -> None:
+        key = self.broker.key("live", presence.row.code)
+        kept = await self.broker.call(lambda: self.broker.redis.get(key))
+        await _apply(presence, kept, reload)
+
+    async def alive(self, processes: Iterable[str]) -> set[str]:
+        named = [name for name in processes if name != self.process]
+        if not named:
+            return {self.process}
+        keys = [self.broker.key("alive", name) for name in named]
+        beats = await self.broker.call(lambda: self.broker.redis.mget(keys))
+        return {self.process} | {
+            name for name, beat in zip(named, beats, strict=True) if beat is not None
+        }
+
+    async def beat(self) -> None:
+        key = self.broker.key("alive", self.process)
+        await self.broker.call(lambda: self.broker.redis.set(key, b"1", px=int(ALIVE_S * 1000)))
+
+
+def _state(presence: Presence) -> dict[str, Any]:
+    """What a presence keeps in Redis (seats as the strings JSON makes of them)."""
+    return {
+        "saved": presence.saved,
+        "sockets": {str(seat): counts for seat, counts in presence.sockets.items() if counts},
+        "away": {str(seat): since for seat, since in presence.away_since.items()},
+        "flipped": sorted(presence.flipped),
+        "deadline": presence.deadline,
+        "reacted": {str(seat): when for seat, when in presence.reacted.items()},
+    }
+
+
+async def _apply(presence: Presence, kept: bytes | str | None, reload: Reload) -> None:
+    """Make `presence` what Redis keeps of it (`kept`, JSON, or None if nothing yet), reading
+    its row again if another process saved it since this one last read it."""
+    state = json.loads(kept) if kept is not None else None
+    saved = None if state is None else state["saved"]
+    if state is None or saved != presence.saved:
+        row = await reload(presence.row.code)
+        if row is not None:
+            presence.row = row
+        presence.saved = saved
+    if state is None:
+        return  # nothing kept yet (a table no process has held, or one idle for hours)
+    presence.sockets = {int(seat): counts for seat, counts in state["sockets"].items()}
+    presence.away_since = {int(seat): since for seat, since in state["away"].items()}
+    presence.flipped = set(state["flipped"])
+    presence.deadline = state["deadline"]
+    presence.reacted = {int(seat): when for seat, when in state["reacted"].items()}
