@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -102,10 +103,15 @@ class LiveServer:
     """`cardwar serve` in a child process on a loopback port, as a person would run it."""
 
     def __init__(
-        self, db: Path | str, env: dict[str, str] | None = None, log: Path | None = None
+        self,
+        db: Path | str,
+        env: dict[str, str] | None = None,
+        log: Path | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         self.db = db
         self.env = env or {}  # more of the server's environment (NUMBA_CACHE_DIR, say)
+        self.args = tuple(args)  # more options of `cardwar serve` (--broker, --workers)
         # A log beside the file, unless told (a URL, or a second server on the file).
         self.log = log or Path(db).with_suffix(".log")
         self.port = free_port()
@@ -146,7 +152,7 @@ class LiveServer:
 
     def _launch(self) -> None:
         command = [sys.executable, "-m", "cardwar.cli", "serve"]
-        command += ["--port", str(self.port), "--db", str(self.db)]
+        command += ["--port", str(self.port), "--db", str(self.db), *self.args]
         self.process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,

@@ -173,6 +173,8 @@ def reach_broker(url: str) -> None:
         raise ServeError(f"--broker {shown(url)}: cannot reach the broker there ({failed})")
 
 
+STARTING_S = 60
+"""How long one of several server processes may take to start, or to answer its supervisor."""
 OPTIONS_VARIABLE = "CARDWAR_SERVE_OPTIONS"
 """How `serve_many` hands its options to each server process (JSON)."""
 
@@ -200,6 +202,10 @@ def serve_many(
         f"{__name__}:app_of_environment",
         factory=True,
         workers=workers,
+        # How long a process may take to start (or to answer its supervisor) before it is
+        # given up on: uvicorn's 5 s aborted rolling restarts on a busy machine, keeping the
+        # old process, since a start loads the simulator's kernels and a worker process.
+        timeout_worker_healthcheck=STARTING_S,
         **uvicorn_options(settings),
     )
     return 0

@@ -1,0 +1,277 @@
+"""Live tables served by several `cardwar serve` processes on one database and one broker
+(docs/deploy.md#several-processes): people at one table on different processes see the same
+battles, once each and in order; a process killed outright mid-round loses its people nothing
+(they rejoin through another); and `--workers 2` restarted one process at a time drops neither
+a round nor a table. Against the real Redis (and PostgreSQL) of this project's machines."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from live import HANG_S, LiveServer
+
+COOKIE = "cardwar_player"
+
+
+class Person:
+    """One device: a browser's cookie, and its socket at a table through one server."""
+
+    def __init__(self, server: LiveServer, cookie: str = "") -> None:
+        self.server, self.cookie = server, cookie
+        if not cookie:
+            with server.client() as http:
+                self.cookie = http.get("/api/me").cookies[COOKIE]
+        self.ws: ClientConnection | None = None
+        self._sockets = contextlib.ExitStack()  # every socket it opened, closed by `close`
+
+    def close(self) -> None:
+        self._sockets.close()
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        with httpx.Client(base_url=self.server.url, timeout=HANG_S) as http:
+            http.cookies.set(COOKIE, self.cookie)
+            answer = http.post(path, json=body)
+        assert answer.status_code in (200, 201), answer.text
+        return answer.json()
+
+    def join(
+        self, code: str, through: LiveServer | None = None, path: str = "/api/tables/{}/live"
+    ) -> dict[str, Any]:
+        """Open this device's socket at the table (through `through`, or its own server): the
+        whole table it is shown."""
+        server = through or self.server
+        url = server.url.replace("http://", "ws://") + path.format(code)
+        self.ws = self._sockets.enter_context(
+            connect(
+                url,
+                origin=server.url,
+                additional_headers={"Cookie": f"{COOKIE}={self.cookie}"},
+                open_timeout=HANG_S,
+            )
+        )
+        welcome = self.next()
+        assert welcome["type"] == "welcome"
+        table = self.next()
+        assert table["type"] == "table"
+        return {**table, "you": welcome["you"]}
+
+    def next(self) -> dict[str, Any]:
+        assert self.ws is not None
+        found: dict[str, Any] = json.loads(self.ws.recv(timeout=HANG_S))
+        return found
+
+    def until(self, kind: str) -> dict[str, Any]:
+        """The next message of type `kind`, past the others."""
+        while True:
+            message = self.next()
+            if message["type"] == kind:
+                return message
+
+    def flip(self, battle: int) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps({"type": "flip", "battle": battle}))
+
+
+def serve(db: Path | str, broker: str, tmp_path: Path, name: str, *args: str) -> LiveServer:
+    log = tmp_path / f"{name}.log"
+    return LiveServer(db, log=log, args=["--broker", broker, *args]).start()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    if request.param == "postgres":
+        found: str = request.getfixturevalue("postgres")
+        return found
+    return tmp_path / "shared.db"
+
+
+@pytest.fixture
+def two_servers(database: Path | str, broker: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
+    """Two servers (as on two machines) over one database and one broker."""
+    servers: list[LiveServer] = []
+    try:
+        for n in range(2):  # one at a time: the second finds the schema made
+            servers.append(serve(database, broker, tmp_path, f"server-{n}"))
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def open_table(host: Person) -> str:
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": ""}]
+    code: str = host.post("/api/tables", {"seats": seats})["invite"]["code"]
+    return code
+
+
+def test_people_on_two_processes_see_each_battle_once_and_in_order(
+    two_servers: list[LiveServer],
+) -> None:
+    """The host's socket on one process, the guest's and a watcher's on the other: a flip alone
+    plays nothing anywhere, both flips play one battle, and every device hears each battle
+    once, in order, with the same cards."""
+    one, other = two_servers
+    ann, mia = Person(one), Person(other)
+    code = open_table(ann)
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+    watch = ann.join(code)["watch"]
+    assert mia.join(code)["seats"][1]["name"] == "Mia"
+    watcher = Person(other)
+    watcher.join(watch, path="/api/watch/{}/live")
+    heard: dict[str, list[Any]] = {"ann": [], "mia": [], "watcher": []}
+    for battle in range(1, 9):
+        ann.flip(battle)
+        assert mia.until("flipped")["waiting"] == [1]  # told through the other process
+        mia.flip(battle)
+        for name, person in (("ann", ann), ("mia", mia), ("watcher", watcher)):
+            played = person.until("played")
+            heard[name].append((played["round"]["battles"], played["battles"]))
+    assert heard["ann"] == heard["mia"] == heard["watcher"]
+    assert [number for number, _ in heard["ann"]] == list(range(1, 9))
+
+
+def test_a_process_killed_mid_round_loses_its_people_nothing(
+    two_servers: list[LiveServer],
+) -> None:
+    """`kill -9` of the process the host's socket is on, in the middle of a round: the guest,
+    on the other process, is told the host is away; the host's page rejoins through the other
+    process and finds the table where the last committed battle left it, and the round plays
+    on from there, battle after battle, for both."""
+    one, other = two_servers
+    ann, mia = Person(one), Person(other)
+    code = open_table(ann)
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+    ann.join(code)
+    mia.join(code)
+    for battle in (1, 2, 3):
+        ann.flip(battle)
+        mia.flip(battle)
+        last = ann.until("played")
+        assert mia.until("played") == last
+    ann.flip(4)  # a flip of the next battle, in the process that dies
+    mia.until("flipped")
+    one.kill()
+    with pytest.raises(ConnectionClosed):
+        ann.until("never")  # the socket is gone with its process
+    assert mia.until("away") == {"type": "away", "seat": 0}  # its heartbeat lapsed
+    table = ann.join(code, through=other)  # the page's rejoin, through the process left
+    assert table["you"] == {"seat": 0, "host": True}
+    assert table["round"]["battles"] == 3
+    assert table["last_battle"] == last["battles"][-1]
+    assert mia.until("back") == {"type": "back", "seat": 0}
+    for battle in (4, 5):
+        ann.flip(battle)
+        mia.flip(battle)
+        assert ann.until("played")["round"]["battles"] == battle
+        assert mia.until("played")["round"]["battles"] == battle
+
+
+def children(pid: int) -> set[int]:
+    """The server processes `pid` (uvicorn's supervisor) started and that still run: not its
+    multiprocessing resource tracker, which lives as long as it does."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.add(int(child))
+    return found
+
+
+def test_a_rolling_restart_of_two_workers_drops_no_round_and_no_table(
+    broker: str, tmp_path: Path
+) -> None:
+    """`cardwar serve --workers 2`, told SIGHUP while a player clicks on and two people sit at
+    a live table: every process is replaced, one at a time; every click is answered, each
+    battle numbered once, in order; the table's people rejoin and play on."""
+    server = serve(tmp_path / "cardwar.db", broker, tmp_path, "workers", "--workers", "2")
+    try:
+        ann, mia = Person(server), Person(server)
+        code = open_table(ann)
+        mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+        rounds: dict[str, list[int]] = {}  # each round's battles, as the clicks were answered
+        numbers: list[int] = []  # every battle answered
+        failures: list[str] = []
+        stop = threading.Event()
+
+        def click() -> None:
+            with httpx.Client(base_url=server.url, timeout=HANG_S) as http:
+                http.cookies.set(COOKIE, ann.cookie)
+                round_id = ""
+                while not stop.is_set() and len(numbers) < 20_000 and len(failures) < 20:
+                    try:
+                        if not round_id:  # a round to click on; the next once it is over
+                            dealt = http.post("/api/rounds", json={})
+                            if dealt.status_code == 429:  # a new round a second, on average
+                                stop.wait(float(dealt.headers["retry-after"]))
+                                continue
+                            if dealt.status_code != 201:
+                                failures.append(f"{dealt.status_code} {dealt.text}")
+                                continue
+                            round_id = dealt.json()["id"]
+                            rounds[round_id] = []
+                        answer = http.post(f"/api/rounds/{round_id}/battles", json={"count": 1})
+                    except httpx.TransportError as error:
+                        failures.append(f"no answer: {error!r}")
+                        continue
+                    if answer.status_code != 200:
+                        failures.append(f"{answer.status_code} {answer.text}")
+                        continue
+                    played = [battle["number"] for battle in answer.json()["battles"]]
+                    rounds[round_id] += played
+                    numbers.extend(played)
+                    if answer.json()["round"]["outcome"] is not None:
+                        round_id = ""
+
+        ann.join(code)
+        mia.join(code)
+        ann.flip(1)
+        mia.flip(1)
+        assert ann.until("played")["round"]["battles"] == 1
+        clicker = threading.Thread(target=click)
+        clicker.start()
+        assert server.process is not None
+        before = children(server.process.pid)
+        while len(numbers) < 20:  # clicks are being answered
+            assert clicker.is_alive(), failures
+            time.sleep(0.01)
+        os.kill(server.process.pid, signal.SIGHUP)
+        deadline = time.monotonic() + HANG_S
+        while children(server.process.pid) & before or len(children(server.process.pid)) < 2:
+            assert time.monotonic() < deadline, "the workers were not all replaced"
+            time.sleep(0.05)
+        clicked = len(numbers)
+        while len(numbers) < clicked + 20:  # and clicks are answered by the new ones
+            assert clicker.is_alive(), failures
+            time.sleep(0.01)
+        stop.set()
+        clicker.join(HANG_S)
+        assert failures == []
+        with server.client() as http:
+            for round_id, battles in rounds.items():  # each battle once, in order, none lost
+                assert battles == list(range(1, len(battles) + 1))
+                assert http.get(f"/api/rounds/{round_id}").json()["battles"] == len(battles)
+        for person in (ann, mia):  # their process stopped: each page rejoins
+            with pytest.raises(ConnectionClosed):
+                person.until("never")
+            table = person.join(code)
+            assert table["round"]["battles"] == 1
+        ann.flip(2)
+        mia.flip(2)
+        assert ann.until("played")["round"]["battles"] == 2
+        assert mia.until("played")["round"]["battles"] == 2
+    finally:
+        server.stop()
