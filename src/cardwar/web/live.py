@@ -28,7 +28,9 @@ from fastapi.concurrency import run_in_threadpool
 
 from cardwar.rules import Rules
 from cardwar.web.errors import NotHost, TableRefused
-from cardwar.web.live_room import HOST, Presence, Room, Seated, four_seats
+from cardwar.web.live_doors import Doors
+from cardwar.web.live_room import HOST, Seated, four_seats
+from cardwar.web.live_shared import Presence
 from cardwar.web.seats import Seat, SeatsError, check_seats, default_name
 from cardwar.web.store.live import TableRow, TableSeat
 
@@ -42,7 +44,7 @@ SWEEP_S = 2.0
 """How often a process looks for the sockets of processes that died (`LiveTables._sweep`)."""
 
 
-class LiveTables(Room):
+class LiveTables(Doors):
     """Every live table of the server, and what a host, a person or a watcher may ask of one."""
 
     async def open(
@@ -249,16 +251,15 @@ class LiveTables(Room):
         return self._deal_first(row.host, rules, row.best_of, four_seats(seats), row.code)
 
     async def tick(self) -> None:
-        """Flip for the people a turn clock has run out on, and close tables idle too long;
-        with other processes, say this one serves, and look for the people of one that died."""
+        """Flip for the late when a turn clock runs out; close idle tables; sweep (`Doors`)."""
         now = self._clock()
         await self.shared.beat()
         for code, presence in tuple(self._tables.items()):
             if presence.deadline is not None and presence.deadline <= now:
                 await self._clock_ran_out(code, presence)
-        if now - self._swept >= SWEEP_S:
+        if now - self._swept >= SWEEP_S:  # the people of a process that died, now and then
             self._swept = now
-            await self._sweep()
+            await self.sweep()
         if now - self._idle_looked < IDLE_LOOK_S:
             return  # the store is asked about idle tables once a minute, not every tick
         self._idle_looked = now
@@ -270,25 +271,6 @@ class LiveTables(Room):
                     continue
                 self._tables[code] = Presence(row)
             await self.close(code, "idle")
-
-    async def _sweep(self) -> None:
-        """A person whose sockets were all in a process that has died (its heartbeat lapsed)
-        is away from now on, and the table is told (they reconnect to another process)."""
-        here = self.shared.process
-        for code, presence in tuple(self._tables.items()):
-            if presence.row.closed is not None:
-                continue
-            elsewhere = {name for counts in presence.sockets.values() for name in counts} - {here}
-            if not elsewhere or await self.shared.alive(elsewhere) >= elsewhere | {here}:
-                continue
-            async with self.held(presence):
-                for seat in tuple(presence.sockets):
-                    if await self.sockets_at(presence, seat) or seat in presence.away_since:
-                        continue
-                    holder = presence.row.seats[seat].holder
-                    if holder is not None:
-                        presence.away_since[seat] = self._clock()
-                        await self._tell(code, {"type": "away", "seat": seat})
 
     async def _clock_ran_out(self, code: str, presence: Presence) -> None:
         async with self.held(presence):

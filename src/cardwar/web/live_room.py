@@ -4,19 +4,18 @@ What a socket may ask of a table is `live.py`'s `LiveTables`, over this `Room`."
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
 from cardwar.web.errors import TableClosed, TableNotFound
 from cardwar.web.hub import Hub, Message
-from cardwar.web.live_shared import HereOnly, Shared
+from cardwar.web.live_shared import HereOnly, Presence, Shared
 from cardwar.web.matches import Matches
 from cardwar.web.rounds import Rounds
 from cardwar.web.seats import SEATS, Seat
@@ -31,25 +30,6 @@ SHOWN_BATTLES = 10
 TOUCH_EVERY_S = 60.0
 """A table's battles touch its row (for the idle clock, `Settings.live_idle_s`) at most this
 often: a write of its row after every battle cost a commit and a thread's hop of its own."""
-
-
-@dataclass(slots=True)
-class Presence:
-    """What a table is beyond its row: the sockets at each seat (by process), since when a
-    seat is away, who has flipped for the next battle, the turn clock, the last reaction of
-    each seat, and the lock that keeps its battles in order. Changed only while the table is
-    held (`Room.held`), which shares it between processes (`live_shared.py`)."""
-
-    row: TableRow
-    sockets: dict[int, dict[str, int]] = field(default_factory=dict)
-    away_since: dict[int, float] = field(default_factory=dict)
-    flipped: set[int] = field(default_factory=set)
-    deadline: float | None = None
-    reacted: dict[int, float] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    saved: str | None = None
-    """Which save of its row this process read last (a new one each save): another process's
-    save makes the row be read again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,49 +130,6 @@ class Room:
             await self._save(presence, replace(presence.row, closed=reason))
             await self._tell(code, {"type": "closed", "reason": reason})
         self._tables.pop(code, None)
-
-    async def arrive(self, code: str, who: Seated) -> None:
-        """A socket of `who` has opened: a person back from away is said to be back."""
-        presence = await self.table(code)
-        if who.seat is None:
-            return
-        here = self.shared.process
-        async with self.held(presence):
-            counts = presence.sockets.setdefault(who.seat, {})
-            counts[here] = counts.get(here, 0) + 1
-            if presence.away_since.pop(who.seat, None) is not None:
-                await self._tell(code, {"type": "back", "seat": who.seat})
-
-    async def leave(self, code: str, who: Seated) -> None:
-        """A socket of `who` has closed: a person with no other socket, in any process still
-        serving, is away from now on."""
-        presence = self._tables.get(code)
-        if presence is None or who.seat is None:
-            return
-        here = self.shared.process
-        async with self.held(presence):
-            counts = presence.sockets.get(who.seat, {})
-            if counts.get(here, 1) > 1:
-                counts[here] -= 1
-            else:
-                counts.pop(here, None)
-            if (
-                await self.sockets_at(presence, who.seat) == 0
-                and presence.row.closed is None
-                and self.still_holds(presence, who)
-                and who.seat not in presence.away_since
-            ):
-                presence.away_since[who.seat] = self._clock()
-                await self._tell(code, {"type": "away", "seat": who.seat})
-
-    async def sockets_at(self, presence: Presence, seat: int) -> int:
-        """The sockets open at `seat` in the processes serving now (a process that died holds
-        none, once its heartbeat lapses); counts of the dead are forgotten."""
-        counts = presence.sockets.get(seat, {})
-        alive = await self.shared.alive(counts)
-        for gone in set(counts) - alive:
-            del counts[gone]
-        return sum(counts.values())
 
     async def state(self, code: str, event: str | None = None, *, held: bool = False) -> Message:
         """The whole table, in a `table` message: what a device shows when it (re)joins (`held`

@@ -1,6 +1,6 @@
 """Who is at a live table, shared between the processes that serve it (`Shared`).
 
-A table's `Presence` (`live_room.py`) is what a process knows of it beyond its row: the sockets
+A table's `Presence` is what a process knows of it beyond its row: the sockets
 at each seat, who is away and since when, who has flipped, the turn clock, the last reactions.
 Everything that changes it is done holding the table (`Shared.held`), and so is everything that
 saves its row. A server of one process keeps it in memory (`HereOnly`: holding is the
@@ -26,16 +26,16 @@ import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from cardwar.web.errors import BrokerDown
+from cardwar.web.store.live import TableRow
 
 if TYPE_CHECKING:
     from cardwar.web.broker import Broker
-    from cardwar.web.live_room import Presence
-    from cardwar.web.store.live import TableRow
 
-Reload = Callable[[str], Awaitable["TableRow | None"]]
+Reload = Callable[[str], Awaitable[TableRow | None]]
 """Reads a table's row from the database again (by its code)."""
 
 LEASE_S = 30.0
@@ -78,6 +78,25 @@ def _retrieved(done: asyncio.Future[Any]) -> None:
     """A lock given back in the background: its failure is the broker's, logged there."""
     if not done.cancelled():
         done.exception()
+
+
+@dataclass(slots=True)
+class Presence:
+    """What a table is beyond its row: the sockets at each seat (by process), since when a
+    seat is away, who has flipped for the next battle, the turn clock, the last reaction of
+    each seat, and the lock that keeps its battles in order. Changed only while the table is
+    held (`Room.held`), which shares it between processes (`live_shared.py`)."""
+
+    row: TableRow
+    sockets: dict[int, dict[str, int]] = field(default_factory=dict)
+    away_since: dict[int, float] = field(default_factory=dict)
+    flipped: set[int] = field(default_factory=set)
+    deadline: float | None = None
+    reacted: dict[int, float] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    saved: str | None = None
+    """Which save of its row this process read last (a new one each save): another process's
+    save makes the row be read again."""
 
 
 def process_name() -> str:
