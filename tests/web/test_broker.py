@@ -186,3 +186,69 @@ def test_serve_refuses_a_broker_that_is_not_redis_or_not_there(
     said = capsys.readouterr().err.strip()
     assert said.startswith("cardwar: error: --broker redis://:***@127.0.0.1:1/0: cannot reach")
     assert "pw" not in said
+
+
+def test_the_rate_limits_count_once_for_every_process(
+    make_client: ClientFactory, broker: str
+) -> None:
+    """Two processes (two apps on one database and one broker) share one browser's budget of
+    writes: a burst of 3 spent through one leaves nothing for the other."""
+    one = make_client(broker=broker, writes_burst=3, writes_per_minute=1)
+    other = make_client(broker=broker, writes_burst=3, writes_per_minute=1)
+    cookie = one.get("/api/me").cookies["cardwar_player"]
+    for client in (one, other):
+        client.cookies.set("cardwar_player", cookie)
+    assert [one.post("/api/rounds", json={}).status_code for _ in range(3)] == [201] * 3
+    refused = other.post("/api/rounds", json={})
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert refused.json()["detail"].startswith("new rounds: too many too fast")
+
+
+def test_long_runs_and_estimates_are_lines_of_the_whole_server(broker: str) -> None:
+    """A long run entered in one process is counted in the other (one a browser, `long_runs`
+    for the server); an estimate's turn taken in one is waited for in the other, and a line
+    full in one is full in both."""
+    from cardwar.web.errors import RateLimited
+    from cardwar.web.limits import Limits
+    from cardwar.web.settings import Settings
+
+    settings = Settings(long_runs=1, estimates_at_once=1, estimates_waiting=1)
+
+    async def run() -> list[str]:
+        said: list[str] = []
+        brokers = [Broker(broker), Broker(broker)]
+        one, other = (Limits(settings, each) for each in brokers)
+        try:
+            await one.long_runs.enter("ann")
+            for who in ("ann", "mia"):
+                with pytest.raises(RateLimited) as refused:
+                    await other.long_runs.enter(who)
+                said.append(str(refused.value))
+            await one.long_runs.leave("ann")
+            await other.long_runs.enter("mia")  # the server's one long run is free again
+            async with one.estimates.turn():
+                waiting = asyncio.ensure_future(_turn_of(other))
+                await asyncio.sleep(0.05)
+                assert not waiting.done()  # in line, behind the turn taken in the other
+                with pytest.raises(RateLimited) as full:
+                    async with one.estimates.turn():
+                        pass
+                said.append(str(full.value))
+            said.append(await asyncio.wait_for(waiting, WAIT_S))
+        finally:
+            for each in brokers:
+                await each.close()
+        return said
+
+    assert asyncio.run(run()) == [
+        "battles: one long run at a time for each browser: too many too fast, try again in 1 s",
+        "battles: the server is busy with other long runs: too many too fast, try again in 2 s",
+        "chance: the server is busy with other players' estimates: too many too fast, try again "
+        "in 1 s",
+        "its turn",
+    ]
+
+
+async def _turn_of(limits: Any) -> str:
+    async with limits.estimates.turn():
+        return "its turn"

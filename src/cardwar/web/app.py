@@ -147,7 +147,6 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     settings = settings if settings is not None else Settings()
     store = Store(settings.db)
     worker = Worker()
-    rounds = Rounds(store, settings, worker)
     broker: Broker | None = None
     hub: Hub = LocalHub()
     shared: Shared = HereOnly()
@@ -157,6 +156,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
 
         broker = Broker(settings.broker)
         hub, shared = RedisHub(broker), InRedis(broker)
+    rounds = Rounds(store, settings, worker)
     services = Services(
         settings=settings,
         rounds=rounds,
@@ -164,7 +164,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         players=Players(store),
         worker=worker,
         ids=PlayerIds(store.secret()),
-        limits=Limits(settings),
+        limits=Limits(settings, broker),
         assets=Assets(settings.static_dir),
         broker=broker,
     )

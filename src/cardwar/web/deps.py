@@ -78,28 +78,28 @@ def address(request: Request) -> str:
     return request.client.host if request.client is not None else "(unknown)"
 
 
-def current_player(request: Request) -> Player:
+async def current_player(request: Request) -> Player:
     """The player named by the cookie, or a new signed id (newcomers are rate-limited by
     network address, so one client cannot keep out everyone else's)."""
     server = services(request)
     known = request.cookies.get(server.settings.cookie_name, "")
     if server.ids.valid(known):
         return Player(known, new=False)
-    server.limits.newcomer(address(request))
+    await server.limits.newcomer(address(request))
     return Player(server.ids.issue(), new=True)
 
 
-def admit_write(what: str, request: Request, who: Player) -> None:
+async def admit_write(what: str, request: Request, who: Player) -> None:
     """Count a write against its browser, its network address and the whole server."""
-    services(request).limits.write(what, who.id, address(request))
+    await services(request).limits.write(what, who.id, address(request))
 
 
 async def write(request: Request, model: type[Body], what: str) -> tuple[Body, Player]:
     """The one idiom of a route that writes: its body read as `model` (422 naming the field if it
     does not fit), its player, and the write counted (as `what`) against the rate limits."""
     body = parse(model, await request.body())
-    who = current_player(request)
-    admit_write(what, request, who)
+    who = await current_player(request)
+    await admit_write(what, request, who)
     return body, who
 
 
@@ -131,7 +131,7 @@ async def _limits(request: Request) -> Limits:
 
 
 async def _current_player(request: Request) -> Player:
-    return current_player(request)
+    return await current_player(request)
 
 
 ServicesDep = Annotated[Services, Depends(_services)]

@@ -92,6 +92,21 @@ class RateLimited(TryAgain):
         self.retry_after = max(1, math.ceil(retry_after))
 
 
+def one_each(what: str) -> RateLimited:
+    """The refusal of a browser's second long run of a kind (`what`) at once."""
+    return RateLimited(f"{what}: one long run at a time for each browser", 1)
+
+
+def busy(what: str) -> RateLimited:
+    """The refusal of a long run beyond the server's."""
+    return RateLimited(f"{what}: the server is busy with other long runs", 2)
+
+
+def estimates_busy() -> RateLimited:
+    """The refusal of a chance estimate beyond the line."""
+    return RateLimited("chance: the server is busy with other players' estimates", 1)
+
+
 class WorkerFailed(TryAgain, RuntimeError):
     """The worker process stopped while it had work (answered 503): a new one starts at once."""
 

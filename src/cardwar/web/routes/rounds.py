@@ -62,11 +62,11 @@ async def play(request: Request) -> Response:
         return JSONResponse({"round": shown, "battles": [battle.to_dict() for battle in battles]})
     who = cookie_key(request)
     long_runs = server.limits.long_runs
-    long_runs.enter(who)
+    await long_runs.enter(who)
     try:
         body = await run_in_threadpool(rounds.play_long, round_id, count, stop)
     except BaseException:
-        long_runs.leave(who)
+        await long_runs.leave(who)
         raise
     chunk = server.settings.chunk_bytes
 
@@ -75,7 +75,7 @@ async def play(request: Request) -> Response:
             for start in range(0, len(body), chunk):
                 yield body[start : start + chunk]
         finally:
-            long_runs.leave(who)
+            await long_runs.leave(who)
 
     return StreamingResponse(chunks(), media_type="application/json")
 

@@ -30,12 +30,12 @@ async def simulations(request: Request) -> JSONResponse:
     server = services(request)
     settings = server.settings
     who = cookie_key(request)
-    server.limits.statistics.enter(who)
+    await server.limits.statistics.enter(who)
     try:
         result = await run_in_threadpool(
             server.worker.run, statistics, rules.to_dict(), body.rounds, seed,
             settings.simulation_seconds, settings.simulation_batch,
         )  # fmt: skip
     finally:
-        server.limits.statistics.leave(who)
+        await server.limits.statistics.leave(who)
     return JSONResponse(result)

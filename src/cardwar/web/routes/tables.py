@@ -134,7 +134,7 @@ _body_route("/api/tables", _opened, OpenTable, "Open a live table", 201, 409)
 async def look(code: str, request: Request) -> JSONResponse:
     """The table, the seat this browser holds at it (null when none), and its links."""
     server = services(request)
-    who = current_player(request)
+    who = await current_player(request)
     live = tables(request)
     presence = await live.table(code)
     seated = live.seat_of(presence, who.id)
