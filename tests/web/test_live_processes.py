@@ -124,13 +124,14 @@ def test_people_on_two_processes_see_each_battle_once_and_in_order(
     plays nothing anywhere, both flips play one battle, and every device hears each battle
     once, in order, with the same cards."""
     one, other = two_servers
-    ann, mia = Person(one), Person(other)
+    ann, mia, watcher = Person(one), Person(one), Person(other)
     code = open_table(ann)
-    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
     watch = ann.join(code)["watch"]
-    assert mia.join(code)["seats"][1]["name"] == "Mia"
-    watcher = Person(other)
-    watcher.join(watch, path="/api/watch/{}/live")
+    watcher.join(watch, path="/api/watch/{}/live")  # the other process holds the table now
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})  # through the first
+    table = mia.join(code, through=other)  # and her socket through the other: she is seated
+    assert table["you"] == {"seat": 1, "host": False}
+    assert table["seats"][1]["name"] == "Mia"
     heard: dict[str, list[Any]] = {"ann": [], "mia": [], "watcher": []}
     for battle in range(1, 9):
         ann.flip(battle)

@@ -154,11 +154,11 @@ class LiveTables(Doors):
     async def react(self, code: str, who: Seated, emoji: str) -> None:
         """A person's reaction, shown on their seat; at most one a second each."""
         presence = await self.table(code)
-        if who.seat is None or not self.still_holds(presence, who):
-            raise TableRefused("Watchers watch: take a seat to send a reaction.")
         if emoji not in REACTIONS:
             raise TableRefused(f"emoji: must be one of {' '.join(REACTIONS)}")
-        async with self.held(presence):
+        async with self.held(presence):  # the seat as every process left it
+            if who.seat is None or not self.still_holds(presence, who):
+                raise TableRefused("Watchers watch: take a seat to send a reaction.")
             now = self._clock()
             if now - presence.reacted.get(who.seat, float("-inf")) < 1.0:
                 raise TableRefused("One reaction a second, please.")
@@ -169,11 +169,11 @@ class LiveTables(Doors):
         """A person other than the host leaves the table: their seat is free again (the host
         may give it to the computer at once, or someone else may take it)."""
         presence = await self.table(code)
-        if who.seat is None or not self.still_holds(presence, who):
-            raise TableRefused("You hold no seat at this table.")
         if who.host:
             raise TableRefused("The host closes the table instead of leaving it.")
         async with self.held(presence):
+            if who.seat is None or not self.still_holds(presence, who):
+                raise TableRefused("You hold no seat at this table.")
             seat = who.seat
             name = presence.row.seats[seat].name
             row = presence.row.with_seat(seat, TableSeat("person", ""))

@@ -136,7 +136,7 @@ async def look(code: str, request: Request) -> JSONResponse:
     server = services(request)
     who = await current_player(request)
     live = tables(request)
-    presence = await live.table(code)
+    presence = await live.table(code, look=True)
     seated = live.seat_of(presence, who.id)
     content = {
         "invite": invite(request, server, code, presence.row.watch),
@@ -170,7 +170,7 @@ _body_route(
 )
 async def qr(code: str, request: Request, watch: bool = False) -> Response:
     """The table's invite link (or, with `watch`, its watch link) as a QR code, drawn here."""
-    presence = await tables(request).table(code)
+    presence = await tables(request).table(code, look=True)
     links = invite(request, services(request), code, presence.row.watch)
     made = segno.make(links["watch_url" if watch else "invite_url"], error="m")
     # An image of its own (an <img>'s source): its namespace, and a viewBox so that it scales.
@@ -233,7 +233,7 @@ async def serve_socket(websocket: WebSocket, code: str = "", watch: str = "") ->
         try:
             if watch:
                 code = await live.code_of_watch(watch)
-            presence = await live.table(code)
+            presence = await live.table(code, look=True)
         except TableNotFound as error:
             await refuse(websocket, NO_TABLE, str(error))
             return
