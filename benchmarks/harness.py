@@ -343,9 +343,18 @@ def answered(players: Iterable[Player]) -> dict[str, int]:
     return {round_id: n for player in players for round_id, n in player.answered.items()}
 
 
-def check_stored(db: Path, rounds: dict[str, int]) -> list[str]:
+def connect_db(db: Path | str) -> Any:
+    """A plain DB-API connection to the server's database: its SQLite file, or PostgreSQL."""
+    if isinstance(db, Path):
+        return sqlite3.connect(db)
+    import psycopg
+
+    return psycopg.connect(db)
+
+
+def check_stored(db: Path | str, rounds: dict[str, int]) -> list[str]:
     """The rounds whose stored battles fall short of what was answered (or that are missing)."""
-    with contextlib.closing(sqlite3.connect(db)) as conn:
+    with contextlib.closing(connect_db(db)) as conn:
         stored = dict(conn.execute("SELECT id, battles FROM rounds").fetchall())
     return [
         f"{round_id[:8]}…: answered {n}, stored {stored.get(round_id, 'nothing')}"
@@ -652,13 +661,13 @@ class LiveTables:
         }
 
 
-def check_stored_tables(db: Path, heard: dict[str, list[int]]) -> tuple[list[str], int]:
+def check_stored_tables(db: Path | str, heard: dict[str, list[int]]) -> tuple[list[str], int]:
     """The live tables whose stored rounds fall short of the battles told (or that are not
     there), and how many stored battles were never told (lost on the way to the sockets)."""
-    with contextlib.closing(sqlite3.connect(db)) as conn:
+    with contextlib.closing(connect_db(db)) as conn:
         rows = conn.execute(
             "SELECT live_table, battles FROM rounds WHERE live_table IS NOT NULL"
-            " ORDER BY created_at, rowid"
+            " ORDER BY created_at"
         ).fetchall()
     stored: dict[str, list[int]] = {}
     for code, battles in rows:
@@ -726,11 +735,12 @@ START_S = 120.0  # a server neither listening nor exited after this long has hun
 class Server:
     """`cardwar serve` on a free loopback port over `db`; its log goes to a file beside it."""
 
-    def __init__(self, db: Path, *extra: str) -> None:
+    def __init__(self, db: Path | str, *extra: str, log: Path | None = None) -> None:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = int(sock.getsockname()[1])
-        self.log = db.with_suffix(".log")
+        assert log is not None or isinstance(db, Path), "a log file, for a database URL"
+        self.log = log if log is not None else Path(db).with_suffix(".log")
         command = [
             *(sys.executable, "-m", "cardwar.cli", "serve"),
             *("--port", str(self.port), "--db", str(db), *extra),

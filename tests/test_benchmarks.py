@@ -212,3 +212,28 @@ def test_enumerate_benchmark_prints_ours_beside_c_with_ratios_and_targets() -> N
         assert out.count("same figures") == 3 and "DIFFER" not in out
         assert "classic table, one core: ours" in out
         assert out.count("target") == 5
+
+
+def test_scale_benchmark_prints_each_server_its_ratios_the_tables_and_targets(
+    postgres: str, broker: str
+) -> None:
+    """On a tiny load (the fixtures only say both servers answer, and skip in one line where
+    one does not: the script makes its own schemas and key prefixes)."""
+    out = run(
+        "scale.py",
+        *("--players", "4", "--seconds", "1", "--tables", "4", "--table-seconds", "2"),
+    )
+    for label in ("PostgreSQL + Redis, 1", "PostgreSQL + Redis, 2", "PostgreSQL + Redis, 4"):
+        assert re.search(rf"  {re.escape(label)} +[\d,]+ clicks +\d+/s  p50 .* failures 0", out)
+    assert re.search(r"  SQLite, 1 process +[\d,]+ clicks .* failures 0  stored short 0", out)
+    for line in ("2 processes / 1: ", "4 processes / 1: ", "PostgreSQL + Redis, 1 / SQLite, 1: "):
+        assert line in out, line
+    assert "live tables: 4 of two people over 2 processes (postgres + Redis)" in out
+    assert "  flip to both told " in out
+    assert "battles: lost 0, duplicated 0; stored short 0, stored but never told 0" in out
+    for goal in (
+        "2 processes at least 1.7x one's clicks a second",
+        "live flip to both told under 50 ms at p99",
+        "no battle lost or duplicated",
+    ):
+        assert f"target: {goal}: target " in out, goal

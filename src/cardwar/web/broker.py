@@ -43,6 +43,9 @@ PREFIX = "cardwar:"
 """The keys' and channels' prefix of a broker URL that names none."""
 TABLES = "table"
 """A live table's channel, after the prefix: `table:` and its code."""
+CONNECTIONS = 50
+"""Connections to the broker one process keeps at most (each command holds one for a round
+trip; a subscription one of its own)."""
 RETRY_S = (0.1, 0.2, 0.5, 1.0, 2.0)
 """How long the hub waits before each try to reach a lost broker again (the last, from then
 on)."""
@@ -83,13 +86,18 @@ class Broker:
         address, self.prefix = split_url(url)
         # No retries of redis-py's own: a connection lost is this module's to notice, so that
         # a subscription that came back after a gap drops its listeners, never hides the gap.
-        self.redis: redis.Redis = redis.Redis.from_url(
+        # At most CONNECTIONS at once, a command waiting its turn for one (redis-py's default
+        # pool refuses the 101st: "Too many connections", 500 live tables over two processes).
+        pool = redis.BlockingConnectionPool.from_url(
             address,
+            max_connections=CONNECTIONS,
+            timeout=5.0,
             socket_connect_timeout=2.0,
             socket_timeout=5.0,
             health_check_interval=10,
             retry=Retry(NoBackoff(), 0),
         )
+        self.redis: redis.Redis = redis.Redis(connection_pool=pool)
         self._down = False
 
     def key(self, *parts: str) -> str:
