@@ -150,7 +150,8 @@ def test_health_answers_503_while_the_broker_or_the_database_is_away(
     try:
         answer = client.get("/healthz")
     finally:
-        services.broker.redis = working
+        away, services.broker.redis = services.broker.redis, working
+        client.portal.call(away.aclose)  # type: ignore[union-attr]
     assert answer.status_code == 503 and answer.headers["retry-after"] == "2"
     assert answer.json() == {"ok": False, "database": "reachable", "broker": "unreachable"}
     services.rounds.store.close()

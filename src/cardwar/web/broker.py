@@ -138,8 +138,10 @@ class Broker:
             log.warning("cardwar: the broker at %s answers again", shown(self.url))
 
     async def close(self) -> None:
-        """Close the client's connections."""
+        """Close the client's connections (its pool's too: a pool handed to redis-py's client
+        is not the client's to close)."""
         await self.redis.aclose()
+        await self.redis.connection_pool.disconnect()
 
 
 class RedisHub:
