@@ -35,10 +35,8 @@ class Person:
             with server.client() as http:
                 self.cookie = http.get("/api/me").cookies[COOKIE]
         self.ws: ClientConnection | None = None
-        self._sockets = contextlib.ExitStack()  # every socket it opened, closed by `close`
-
-    def close(self) -> None:
-        self._sockets.close()
+        # Every socket it opened, each entered as websockets asks; they end with the servers.
+        self._sockets = contextlib.ExitStack()
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         with httpx.Client(base_url=self.server.url, timeout=HANG_S) as http:

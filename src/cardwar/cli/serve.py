@@ -185,17 +185,21 @@ def serve_many(
     """Run `workers` server processes on one listening socket (uvicorn's supervisor: one that
     dies is replaced; SIGHUP replaces them one at a time, each new one serving before its old
     one stops). The database is upgraded and the simulator prepared here, once, first."""
+    import asyncio
     import json
     import os
 
     import uvicorn
 
+    from cardwar.web.app import prepare_simulator
     from cardwar.web.store import Store
 
     assert settings.broker is not None
     reach_broker(settings.broker)
     Store(settings.db).close()  # brought up to date once, before any process opens it
-    prepare_here(start)
+    # numba's cache filled here, once, so that each process loads the kernels, not compiles
+    # them (a first run says so on `start`, as one process's start does)
+    asyncio.run(prepare_simulator(start, None))
     os.environ[OPTIONS_VARIABLE] = json.dumps(options, default=str)
     start.ready()
     uvicorn.run(
@@ -219,26 +223,6 @@ def app_of_environment() -> Any:
     from cardwar.web.app import create_app
 
     return create_app(settings_of(json.loads(os.environ[OPTIONS_VARIABLE])))
-
-
-def prepare_here(start: Start) -> None:
-    """Fill numba's cache with every kernel a page can reach (a first run compiles them, and
-    says so on `start`), so that each server process loads them instead of compiling them."""
-    import time
-
-    from cardwar.sim.warm import prepare
-    from cardwar.web.app import TELL_AFTER_S
-
-    began = time.monotonic()
-    told = False
-
-    def note(done: int, total: int, what: str) -> None:
-        nonlocal told
-        if told or time.monotonic() - began > TELL_AFTER_S:
-            told = True
-            start.preparing(done, total, what)
-
-    prepare(note)
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
