@@ -111,11 +111,19 @@ class Broker:
             result = await command()
         except (RedisError, OSError) as error:
             self.lost(error)
+            await self._forget_idle()
             raise BrokerDown(
                 "The server cannot reach its broker just now: try again in a moment."
             ) from error
         self.back()
         return result
+
+    async def _forget_idle(self) -> None:
+        """Close the pool's idle connections: a broker that went away reset them, and redis-py
+        does not always see that before it hands one out again (a reset connection looks idle),
+        so the first commands after the broker is back would fail on them."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.connection_pool.disconnect(inuse_connections=False)
 
     async def reachable(self) -> bool:
         """True if the broker answers a PING now."""
@@ -181,8 +189,17 @@ class RedisHub:
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Any]:
+        """A listener of `channel`; BrokerDown while this process's subscription is lost (a
+        socket let in then would miss what is said until it is back)."""
+        if not self._listening.is_set():
+            raise BrokerDown("The server cannot reach its broker just now: try again in a moment.")
         async with self._local.subscribe(channel) as listener:
             yield listener
+
+    @property
+    def listening(self) -> bool:
+        """True while this process hears every table's channel."""
+        return self._listening.is_set()
 
     def listeners(self, channel: str) -> int:
         """How many listen to `channel` in this process."""
@@ -201,6 +218,7 @@ class RedisHub:
                 self._listening.set()
                 await self._hand_on(pubsub)
             except (RedisError, OSError) as error:
+                self._listening.clear()
                 self.broker.lost(error)
                 self._local.drop_all()
             finally:

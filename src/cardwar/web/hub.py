@@ -43,6 +43,10 @@ class Hub(Protocol):
     async def stop(self) -> None:
         """Stop carrying them, as it stops."""
 
+    @property
+    def listening(self) -> bool:
+        """True while it carries every table's messages (`GET /healthz` asks)."""
+
     async def publish(self, channel: str, message: Message) -> None:
         """Hand `message` to every listener of `channel`, after those published before it."""
 
@@ -92,6 +96,11 @@ class LocalHub:
 
     async def stop(self) -> None:
         """Nothing to stop."""
+
+    @property
+    def listening(self) -> bool:
+        """Always: the messages stay in this process."""
+        return True
 
     async def publish(self, channel: str, message: Message) -> None:
         for listener in tuple(self._channels.get(channel, ())):

@@ -5,6 +5,9 @@ and the sweep for the people of a process that died. Over `Room` (`live_room.py`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from cardwar.web.errors import BrokerDown
 from cardwar.web.live_room import Room, Seated
 from cardwar.web.live_shared import Presence
 
@@ -17,34 +20,44 @@ class Doors(Room):
         presence = await self.table(code)
         if who.seat is None:
             return
-        here = self.shared.process
-        async with self.held(presence):
-            counts = presence.sockets.setdefault(who.seat, {})
-            counts[here] = counts.get(here, 0) + 1
+        self._count(code, who.seat, +1)
+        async with self.held(presence):  # which counts it in the presence every process reads
             if presence.away_since.pop(who.seat, None) is not None:
                 await self._tell(code, {"type": "back", "seat": who.seat})
 
     async def leave(self, code: str, who: Seated) -> None:
         """A socket of `who` has closed: a person with no other socket, in any process still
-        serving, is away from now on."""
-        presence = self._tables.get(code)
-        if presence is None or who.seat is None:
+        serving, is away from now on. With the broker out of reach, BrokerDown, and the sweep
+        says so once it is back (`unsettled`)."""
+        if who.seat is None:
             return
-        here = self.shared.process
-        async with self.held(presence):
-            counts = presence.sockets.get(who.seat, {})
-            if counts.get(here, 1) > 1:
-                counts[here] -= 1
-            else:
-                counts.pop(here, None)
+        self._count(code, who.seat, -1)
+        presence = self._tables.get(code)
+        if presence is None:
+            return
+        try:
+            async with self.held(presence):
+                await self._away_if_gone(code, presence, (who.seat,), who)
+        except BrokerDown:
+            self.unsettled.setdefault(code, set()).add(who.seat)
+            raise
+
+    async def _away_if_gone(
+        self, code: str, presence: Presence, seats: Iterable[int], who: Seated | None = None
+    ) -> None:
+        """Each of `seats` whose person has no socket left in any process serving is away from
+        now on, and the table is told (`who`: the person whose socket just closed)."""
+        for seat in seats:
+            holder = presence.row.seats[seat].holder
             if (
-                await self.sockets_at(presence, who.seat) == 0
+                holder is not None
+                and (who is None or self.still_holds(presence, who))
                 and presence.row.closed is None
-                and self.still_holds(presence, who)
-                and who.seat not in presence.away_since
+                and seat not in presence.away_since
+                and await self.sockets_at(presence, seat) == 0
             ):
-                presence.away_since[who.seat] = self._clock()
-                await self._tell(code, {"type": "away", "seat": who.seat})
+                presence.away_since[seat] = self._clock()
+                await self._tell(code, {"type": "away", "seat": seat})
 
     async def sockets_at(self, presence: Presence, seat: int) -> int:
         """The sockets open at `seat` in the processes serving now (a process that died holds
@@ -56,20 +69,22 @@ class Doors(Room):
         return sum(counts.values())
 
     async def sweep(self) -> None:
-        """A person whose sockets were all in a process that has died (its heartbeat lapsed)
-        is away from now on, and the table is told (they reconnect to another process)."""
+        """A person whose sockets were all in a process that has died (its heartbeat lapsed),
+        or closed here while the broker was out of reach, is away from now on, and the table is
+        told (they reconnect to another process)."""
         here = self.shared.process
         for code, presence in tuple(self._tables.items()):
             if presence.row.closed is not None:
+                self.unsettled.pop(code, None)
                 continue
+            unsettled = self.unsettled.get(code, set())
             elsewhere = {name for counts in presence.sockets.values() for name in counts} - {here}
-            if not elsewhere or await self.shared.alive(elsewhere) >= elsewhere | {here}:
+            if not unsettled and (
+                not elsewhere or await self.shared.alive(elsewhere) >= elsewhere | {here}
+            ):
                 continue
             async with self.held(presence):
-                for seat in tuple(presence.sockets):
-                    if await self.sockets_at(presence, seat) or seat in presence.away_since:
-                        continue
-                    holder = presence.row.seats[seat].holder
-                    if holder is not None:
-                        presence.away_since[seat] = self._clock()
-                        await self._tell(code, {"type": "away", "seat": seat})
+                self.unsettled.pop(code, None)
+                await self._away_if_gone(code, presence, set(presence.sockets) | unsettled)
+        for code in set(self.unsettled) - set(self._tables):
+            del self.unsettled[code]  # closed meanwhile

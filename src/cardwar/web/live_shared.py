@@ -19,6 +19,7 @@ the asker is told the table is busy, as it would be told of a broker out of reac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -72,6 +73,11 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+
+
+_GIVING: set[asyncio.Task[None]] = set()
+"""Locks being given back once the broker is back (a task keeps only a weak reference to
+itself)."""
 
 
 def _retrieved(done: asyncio.Future[Any]) -> None:
@@ -190,14 +196,39 @@ class InRedis:
             pause = min(pause * 2, 0.02)
 
     def _let_go(self, keys: list[str], token: str, state: str | None) -> asyncio.Future[Any]:
-        """Write `state` back (None: leave it) and give the lock back, if it is still ours."""
-        if state is None:
-            command = self._drop(keys=keys[:1], args=[token])
-        else:
-            command = self._give_back(keys=keys, args=[token, state, int(KEEP_S * 1000)])
-        going = asyncio.ensure_future(self.broker.call(lambda: command))
+        """Write `state` back (None: leave it) and give the lock back, if it is still ours.
+        If the broker is out of reach, BrokerDown, and it is tried again in the background
+        until the lease would have lapsed anyway (`_give_later`)."""
+        going = asyncio.ensure_future(self._give(keys, token, state, later=True))
         going.add_done_callback(_retrieved)
         return going
+
+    async def _give(self, keys: list[str], token: str, state: str | None, later: bool) -> None:
+        try:
+            if state is None:
+                await self.broker.call(lambda: self._drop(keys=keys[:1], args=[token]))
+            else:
+                await self.broker.call(
+                    lambda: self._give_back(keys=keys, args=[token, state, int(KEEP_S * 1000)])
+                )
+        except BrokerDown:
+            if later:
+                retrying = asyncio.ensure_future(self._give_later(keys, token, state))
+                _GIVING.add(retrying)
+                retrying.add_done_callback(_GIVING.discard)
+            raise
+
+    async def _give_later(self, keys: list[str], token: str, state: str | None) -> None:
+        """Give back a lock whose giving back found the broker out of reach, once it answers
+        again: a table is not held up for the rest of the lease by a broker that came back
+        sooner. Ends when given back, or once the lease has lapsed."""
+        ends, pause = time.monotonic() + LEASE_S, 0.1
+        while time.monotonic() + pause < ends:
+            await asyncio.sleep(pause)  # the broker's way back is not an event this can await
+            pause = min(pause * 2, 2.0)
+            with contextlib.suppress(BrokerDown):
+                await self._give(keys, token, state, later=False)
+                return
 
     async def look(self, presence: Presence, reload: Reload) -> None:
         key = self.broker.key("live", presence.row.code)

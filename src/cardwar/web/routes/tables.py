@@ -46,6 +46,7 @@ router = APIRouter()
 # Close codes: the standard ones a hostile or too-slow client meets, and our own for a table
 # that is not there (4404) or has closed (4410).
 TOO_BIG, POLICY, TRY_LATER, NO_TABLE, CLOSED = 1009, 1008, 1013, 4404, 4410
+BROKER_AWAY = "the server cannot reach its broker: join again"
 
 
 def tables(request: Request | WebSocket) -> LiveTables:
@@ -240,11 +241,17 @@ async def serve_socket(websocket: WebSocket, code: str = "", watch: str = "") ->
         except TableClosed as error:
             await refuse(websocket, CLOSED, str(error))
             return
+        except BrokerDown:
+            await refuse(websocket, TRY_LATER, BROKER_AWAY)
+            return
         player = websocket.cookies.get(server.settings.cookie_name, "")
         who = Seated(None)
         if not watch and server.ids.valid(player):
             who = live.seat_of(presence, player)
-        await talk(websocket, live, code, who, server)
+        try:
+            await talk(websocket, live, code, who, server)
+        except BrokerDown:  # before it listened, or as it was shown the table: nothing heard
+            await refuse(websocket, TRY_LATER, BROKER_AWAY)
     finally:
         live.sockets -= 1
         live.sockets_from[came_from] -= 1
@@ -275,7 +282,7 @@ async def talk(
         except BrokerDown:  # the others cannot be told it is here: its page tries again
             with contextlib.suppress(BrokerDown):
                 await live.leave(code, who)  # counted in before the telling failed
-            await websocket.close(TRY_LATER, "the server cannot reach its broker: join again")
+            await websocket.close(TRY_LATER, BROKER_AWAY)
             return
         reading = asyncio.create_task(read(websocket, live, code, who, server))
         # One wait a message, and no task and no wait-set of its own (a thousand sockets' worth

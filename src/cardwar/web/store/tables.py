@@ -101,7 +101,11 @@ class Store(LiveTableRows):
         condition, expected = (
             ("", ()) if since is None else (" AND battles = ? AND time_up = ?", since)
         )
-        with self._transaction():
+        alone = score is None and not people and match is None
+        # A click's usual write is its one UPDATE, atomic on its own: no BEGIN and COMMIT around
+        # it, which on PostgreSQL are two more round trips (inside another's transaction, as
+        # under `round_locked`, it is part of that one still).
+        with self._lock if alone else self._transaction():
             written = self._db.execute(
                 "UPDATE rounds SET battles = ?, time_up = ?, winner = ?, reason = ?,"
                 f" updated_at = ?, snapshot = ? WHERE id = ?{condition}",

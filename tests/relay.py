@@ -1,0 +1,104 @@
+"""A TCP relay on the loopback address to a server (Redis, in the tests), which a test cuts, as
+when that server goes away (every connection through it closed at once, new ones refused), and
+mends, as when it comes back: the same port answers again, with everything the server kept."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from types import TracebackType
+
+CHUNK = 65536
+
+
+class Relay:
+    """Relays every connection made to `port` to `upstream` (host, port), until cut."""
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        self.upstream = upstream
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()  # both ends of every connection relayed now
+        self._threads: list[threading.Thread] = []
+        self._listener = self._listen(0)
+        self.port: int = self._listener.getsockname()[1]
+
+    def _listen(self, port: int) -> socket.socket:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(64)
+        self._start(self._accept, listener)
+        return listener
+
+    def _start(self, target: object, *args: object) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)  # type: ignore[arg-type]
+        thread.start()
+        self._threads.append(thread)
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                near, _ = listener.accept()
+            except OSError:
+                return  # cut: the listener was shut
+            try:
+                far = socket.create_connection(self.upstream, timeout=5)
+            except OSError:
+                near.close()
+                continue
+            far.settimeout(None)
+            with self._lock:
+                self._open.update((near, far))
+            self._start(self._pump, near, far)
+            self._start(self._pump, far, near)
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(CHUNK):
+                sink.sendall(data)
+        except OSError:
+            pass  # cut, or an end closed: the other pump ends the same way
+        finally:
+            self._shut(source, sink)
+
+    def _shut(self, *ends: socket.socket) -> None:
+        for end in ends:
+            try:
+                end.shutdown(socket.SHUT_RDWR)  # wakes the pump blocked in recv on it
+            except OSError:
+                pass
+            end.close()
+            with self._lock:
+                self._open.discard(end)
+
+    def cut(self) -> None:
+        """The server is gone: every connection through the relay is closed, and a new one is
+        refused, until `mend`."""
+        try:
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+        except OSError:
+            pass
+        self._listener.close()
+        with self._lock:
+            ends = list(self._open)
+        self._shut(*ends)
+
+    def mend(self) -> None:
+        """The server is back, on the same port."""
+        self._listener = self._listen(self.port)
+
+    def close(self) -> None:
+        self.cut()
+        for thread in self._threads:
+            thread.join(timeout=10)
+
+    def __enter__(self) -> Relay:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
