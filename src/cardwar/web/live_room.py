@@ -206,13 +206,27 @@ class Room:
         return shown, None if last is None else last.to_dict()
 
     async def _round(self, presence: Presence) -> dict[str, Any]:
+        """The table's round as it stands. Call it holding the table. A round in memory as the
+        table's last holder left it (`Presence.round_at`) is not read from the database again:
+        only a holder of the table plays its round."""
+        round_id = presence.row.round_id
+        known = None
+        if presence.round_at is not None and presence.round_at[0] == round_id:
+            known = presence.round_at[1]
         # A look at a round in memory takes microseconds: here, as a click is played, unless
         # another request holds the round (then in a thread, waiting for it).
-        shown = self.rounds.get(presence.row.round_id, wait=False)
+        shown = self.rounds.get(round_id, wait=False, known=known)
         if shown is None:
-            shown = await run_in_threadpool(self.rounds.get, presence.row.round_id)
+            shown = await run_in_threadpool(self.rounds.get, round_id)
         assert shown is not None
+        self._note_round(presence)
         return shown
+
+    def _note_round(self, presence: Presence) -> None:
+        """Keep in the presence where the table's round stands in the database now, as this
+        process (which holds the table) last read or wrote it."""
+        live = self.rounds.held.get(presence.row.round_id)
+        presence.round_at = None if live is None else (presence.row.round_id, live.stored)
 
     def _waiting(self, presence: Presence, round_: dict[str, Any]) -> list[int]:
         """The people's seats still in that have not flipped for the next battle."""
@@ -243,6 +257,7 @@ class Room:
                 )
             assert result is not None
             shown, records = result
+            self._note_round(presence)
             played += len(records)
             battles = (battles + [battle.to_dict() for battle in records])[-SHOWN_BATTLES:]
             if shown["outcome"] is not None or count is not None or not records:

@@ -103,6 +103,9 @@ class Presence:
     saved: str | None = None
     """Which save of its row this process read last (a new one each save): another process's
     save makes the row be read again."""
+    round_at: tuple[str, tuple[int, int]] | None = None
+    """The table's round and its battles and clock as the table's last holder left them in the
+    database (None: not known): a process whose round in memory has them need not read it."""
 
 
 def process_name() -> str:
@@ -259,6 +262,9 @@ def _state(presence: Presence) -> dict[str, Any]:
         "flipped": sorted(presence.flipped),
         "deadline": presence.deadline,
         "reacted": {str(seat): when for seat, when in presence.reacted.items()},
+        "round": None
+        if presence.round_at is None
+        else [presence.round_at[0], *presence.round_at[1]],
     }
 
 
@@ -279,3 +285,5 @@ async def _apply(presence: Presence, kept: bytes | str | None, reload: Reload) -
     presence.flipped = set(state["flipped"])
     presence.deadline = state["deadline"]
     presence.reacted = {int(seat): when for seat, when in state["reacted"].items()}
+    at = state.get("round")  # a presence kept by an older cardwar has none
+    presence.round_at = None if at is None else (at[0], (at[1], at[2]))

@@ -207,12 +207,16 @@ class HeldRounds:
         self._clock = settings.clock
         self.held = Held(settings.cache_size)
 
-    def _current(self, round_id: str, *, look: bool = True) -> tuple[Live, bool]:
+    def _current(
+        self, round_id: str, *, look: bool = True, known: tuple[int, int] | None = None
+    ) -> tuple[Live, bool]:
         """The round as it stands now, and whether this call ended it: a timed round whose
         clock has run out is ended first. Call it holding the round's lock. Without `look`, a
         round in memory is taken as it is, unchecked against its row: for a play, whose save
-        finds out (RoundMoved) if another process played it since."""
-        live = self._load(round_id, look=look)
+        finds out (RoundMoved) if another process played it since. With `known` (the battles
+        and clock the caller knows its row has), a round in memory that has them is taken as
+        it is too."""
+        live = self._load(round_id, look=look, known=known)
         try:
             return live, self._check_clock(round_id, live)
         except RoundMoved:
@@ -221,9 +225,11 @@ class HeldRounds:
                 live = self._load(round_id)
                 return live, self._check_clock(round_id, live)
 
-    def _load(self, round_id: str, *, look: bool = True) -> Live:
+    def _load(
+        self, round_id: str, *, look: bool = True, known: tuple[int, int] | None = None
+    ) -> Live:
         live = self.held.get(round_id)
-        if live is not None and not look:
+        if live is not None and (not look or live.stored == known):
             return live
         if live is not None:
             now = self.store.round_state(round_id)
@@ -345,16 +351,20 @@ class Rounds(HeldRounds):
         self.held.keep(round_id, live)
         return self._view(round_id, live)
 
-    def get(self, round_id: str, *, wait: bool = True) -> dict[str, Any] | None:
+    def get(
+        self, round_id: str, *, wait: bool = True, known: tuple[int, int] | None = None
+    ) -> dict[str, Any] | None:
         """The round with this id, in the API's shape, taken while no one else plays it.
 
         A timed round whose clock has run out is ended first. With `wait=False`, returns None
-        at once if another request holds the round.
+        at once if another request holds the round. With `known`, the battles and clock its
+        row is known to have (a live table's presence keeps them), a round in memory that has
+        them is not checked against its row.
         """
         with self.held.holding(round_id, wait) as held:
             if not held:
                 return None
-            live, _ = self._current(round_id)
+            live, _ = self._current(round_id, known=known)
             return self._view(round_id, live)
 
     def play(
