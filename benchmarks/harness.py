@@ -26,7 +26,7 @@ same way.
   `Footprint`: the sum of their proportional sizes (PSS, each shared page split among the
   processes sharing it; the targets' figure) and of their whole resident sizes (RSS, which
   counts the pages the server and its worker share once for each); `cpu_seconds` the processor
-  time they used.
+  time they used, and `cpu_by_kind` the machine's by client, servers, PostgreSQL and Redis.
 - `ms`, `figures`, `live_figures`, `failure_lines`, `target`: how the figures are printed.
 """
 
@@ -150,13 +150,13 @@ class Connection:
         timeout: float | None = TIMEOUT_S,
     ) -> Answer:
         """Send one request and read its answer; raises OSError, EOFError or TimeoutError. With
-        `timeout` None it waits as long as it takes, and costs the client nothing more (on
-        Python 3.11 a timeout wraps every request in a task of its own)."""
+        `timeout` None it waits as long as it takes. (`asyncio.timeout`, not `wait_for`, which
+        on Python 3.11 wraps every request in a task of its own: the client's CPU is the
+        server's machine's too.)"""
         data = b"" if body is None else json.dumps(body).encode()
         try:
-            if timeout is None:
+            async with asyncio.timeout(timeout):
                 return await self._exchange(method, path, data, cookie)
-            return await asyncio.wait_for(self._exchange(method, path, data, cookie), timeout)
         except BaseException:
             self.close()  # half a request or half an answer: this connection is done
             raise
@@ -715,15 +715,44 @@ def load_average() -> float:
 
 def cpu_seconds(pid: int) -> float:
     """The processor time (user and system) process `pid` and its descendants have used."""
-    total = 0.0
-    for one in process_tree(pid):
-        try:
-            with open(f"/proc/{one}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
+    return sum(cpu_of_process(one) for one in process_tree(pid))
+
+
+def cpu_of_process(pid: int) -> float:
+    """The processor time (user and system) process `pid` alone has used (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+CPU_KINDS = ("client", "servers", "PostgreSQL", "Redis")
+
+
+def cpu_by_kind(server_pid: int) -> dict[str, float]:
+    """The processor time used so far on this machine by the client (this process), the
+    server and its descendants, PostgreSQL's processes and Redis's (by their names in /proc)."""
+    tree = set(process_tree(server_pid))
+    used = dict.fromkeys(CPU_KINDS, 0.0)
+    used["client"] = cpu_of_process(os.getpid())
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
             continue
-    return total
+        pid = int(entry)
+        if pid in tree:
+            used["servers"] += cpu_of_process(pid)
+            continue
+        try:
+            name = Path(f"/proc/{entry}/comm").read_text()
+        except OSError:
+            continue
+        if name.startswith("postgres"):
+            used["PostgreSQL"] += cpu_of_process(pid)
+        elif name.startswith("redis-server"):
+            used["Redis"] += cpu_of_process(pid)
+    return used
 
 
 # -- the server and its memory ------------------------------------------------------------------

@@ -16,8 +16,10 @@ benchmarks/tables.py, with 2 processes on PostgreSQL and Redis; the kernel hands
 to whichever process accepts it, so most tables have their two people on different processes.
 
 The machine: 2 cores, shared by the client, the server processes, their worker processes,
-PostgreSQL and Redis. One process alone takes about one core; a second has what the client
-and the databases leave of the other.
+PostgreSQL and Redis. Each row says what a click cost each of them in CPU, and how many cores
+were busy: one process waits for PostgreSQL between clicks and leaves cores idle; 2 keep both
+busy, and the ratio they can reach at most is printed (every core busy at what a click cost
+them, over one process's rate).
 
 Targets: 2 processes give at least 1.7x one process's clicks a second (PostgreSQL and Redis
 both); live tables over 2 processes: flip to both told under 50 ms at p99, no battle lost or
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import secrets
 import tempfile
 from collections.abc import Iterator
@@ -36,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
+    CPU_KINDS,
     Connection,
     LiveTables,
     Player,
@@ -44,6 +48,7 @@ from harness import (
     answered,
     check_stored,
     check_stored_tables,
+    cpu_by_kind,
     live_figures,
     loopback,
     ms,
@@ -96,14 +101,18 @@ async def clicks(port: int, args: argparse.Namespace) -> tuple[Tally, list[Playe
 
 
 def measure_clicks(db: Path | str, log: Path, args: argparse.Namespace, *extra: str) -> Any:
-    """One server's clicks: (tally, rounds answered, rounds stored short, errors logged)."""
+    """One server's clicks: (tally, rounds stored short, errors logged, CPU seconds by kind
+    while they were clicked)."""
     server = Server(db, *extra, log=log)
     try:
+        before = cpu_by_kind(server.process.pid)
         tally, players = run(clicks(server.port, args))
+        after = cpu_by_kind(server.process.pid)
     finally:
         server.stop()
     rounds = answered(players)
-    return tally, check_stored(db, rounds), server.errors()
+    used = {kind: after[kind] - before[kind] for kind in CPU_KINDS}
+    return tally, check_stored(db, rounds), server.errors(), used
 
 
 async def tables(port: int, args: argparse.Namespace) -> tuple[Any, LiveTables]:
@@ -130,7 +139,7 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
 
-    rows: list[tuple[str, Tally, list[str], list[str]]] = []
+    rows: list[tuple[str, Tally, list[str], list[str], dict[str, float]]] = []
     with tempfile.TemporaryDirectory() as folder:
         here = Path(folder)
         for workers in (1, 2, 4) if args.clicks else ():
@@ -160,7 +169,7 @@ def main() -> None:
         f"{args.players} players clicking one battle as fast as each is answered, {args.seconds:g}"
         " s a server; every server on this machine's 2 cores with the client and the databases"
     )
-    for label, tally, short_rounds, errors in rows:
+    for label, tally, short_rounds, errors, used in rows:
         rate = len(tally.clicks) / tally.elapsed
         print(
             f"  {label:24} {len(tally.clicks):7,} clicks {rate:6.0f}/s"
@@ -168,12 +177,24 @@ def main() -> None:
             f"  failures {sum(tally.failures.values())}  stored short {len(short_rounds)}"
             f"  errors logged {len(errors)}"
         )
+        each = ", ".join(
+            f"{kind} {used[kind] / max(len(tally.clicks), 1) * 1e6:.0f}" for kind in CPU_KINDS
+        )
+        busy = sum(used.values()) / tally.elapsed
+        print(f"    CPU a click (us): {each}; cores busy {busy:.2f} of {os.cpu_count()}")
         for line in errors[:3]:
             print(f"    logged: {line[:150]}")
-    rates = {label: len(t.clicks) / t.elapsed for label, t, _, _ in rows}
+    rates = {label: len(t.clicks) / t.elapsed for label, t, _, _, _ in rows}
     one = rates.get("PostgreSQL + Redis, 1", 0.0)
     for workers in (2, 4) if args.clicks else ():
         print(f"  {workers} processes / 1: {rates[f'PostgreSQL + Redis, {workers}'] / one:.2f}x")
+    if args.clicks:
+        # What the machine's cores allow 2 processes at most: every core busy, each click
+        # costing what it cost them (client and databases included), against one process.
+        _, tally, _, _, used = rows[1]
+        per_click = sum(used.values()) / max(len(tally.clicks), 1)
+        ceiling = (os.cpu_count() or 1) / per_click / one if one else float("nan")
+        print(f"  the cores allow 2 processes at most {ceiling:.2f}x (at their CPU a click)")
     if args.clicks:
         print(f"  PostgreSQL + Redis, 1 / SQLite, 1: {one / rates['SQLite, 1 process']:.2f}x")
     print(

@@ -213,6 +213,11 @@ class Postgres:
         except psycopg.Error as error:
             said = " ".join(str(error).split())  # libpq's message on one line
             raise DatabaseError(f"{self}: cannot reach the database: {said}") from None
+        # As SQLite's synchronous=NORMAL (`SQLite.connect`): a committed battle survives this
+        # process being killed (it is PostgreSQL's then), and a crash of PostgreSQL itself or of
+        # the machine may lose the last moment's commits, never the database. A commit then does
+        # not wait for the disk: a click's one write costs a round trip, not an fsync.
+        connection.execute("SET synchronous_commit = off")
         schema = connection.execute("SELECT current_schema()").fetchone()
         if schema is None or schema[0] is None:
             connection.close()

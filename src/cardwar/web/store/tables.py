@@ -28,6 +28,10 @@ from cardwar.web.store.rows import (
 )
 
 SCORES = {"won": "won", "lost": "lost", "drawn": "drawn"}
+TOUCH_S = 60.0
+"""A round's plays move its `updated_at` (which `prune` reads, in days) at most this often: a
+column left as it is leaves its index as it is, and PostgreSQL can then write a click's row in
+place (a heap-only update), where a moved index entry costs every index of the table one."""
 
 
 class RoundMoved(Exception):
@@ -108,12 +112,14 @@ class Store(LiveTableRows):
         with self._lock if alone else self._transaction():
             written = self._db.execute(
                 "UPDATE rounds SET battles = ?, time_up = ?, winner = ?, reason = ?,"
-                f" updated_at = ?, snapshot = ? WHERE id = ?{condition}",
+                " updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END,"
+                f" snapshot = ? WHERE id = ?{condition}",
                 (
                     round_.battles,
                     int(round_.time_up),
                     None if outcome is None else outcome.winner,
                     None if outcome is None else outcome.reason.value,
+                    now - TOUCH_S,
                     now,
                     snapshot,
                     round_id,
