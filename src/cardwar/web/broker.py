@@ -115,7 +115,9 @@ class Broker:
             raise BrokerDown(
                 "The server cannot reach its broker just now: try again in a moment."
             ) from error
-        self.back()
+        if self._down:
+            self.back()
+            await self._forget_idle()  # one that was in use as it went away, and given back
         return result
 
     async def _forget_idle(self) -> None:
