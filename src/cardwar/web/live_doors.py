@@ -1,11 +1,15 @@
 """Who comes and goes at a live table: a socket counted in as it opens and out as it closes, a
 person away once their last socket in any process serving has closed, back with their next;
-and the sweep for the people of a process that died. Over `Room` (`live_room.py`), under
+and the sweep for the people of a process that died. Each process counts its own sockets, and
+writes its count into the presence with each hold of the table, so that a count it could not
+write (the broker out of reach) is right again with its next. Over `Room` (`live_room.py`), under
 `LiveTables` (`live.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 
 from cardwar.web.errors import BrokerDown
 from cardwar.web.live_room import Room, Seated
@@ -14,6 +18,34 @@ from cardwar.web.live_shared import Presence
 
 class Doors(Room):
     """The comings and goings of every live table's sockets."""
+
+    @asynccontextmanager
+    async def held(self, presence: Presence) -> AsyncIterator[Presence]:
+        """The table held (`Room.held`), with this process's own sockets at it counted in."""
+        async with super().held(presence):
+            self._settle(presence)
+            yield presence
+
+    def _count(self, code: str, seat: int, change: int) -> None:
+        """One socket more (+1) or fewer (-1) at `seat` of the table, in this process."""
+        mine = self._here.setdefault(code, Counter())
+        mine[seat] += change
+        if mine[seat] <= 0:
+            del mine[seat]
+        if not mine:
+            del self._here[code]
+
+    def _settle(self, presence: Presence) -> None:
+        """Make this process's socket counts in the presence its own count of them: a change
+        it could not write (the broker out of reach) is written with its next hold."""
+        here = self.shared.process
+        mine = self._here.get(presence.row.code, Counter())
+        for seat in set(presence.sockets) | set(mine):
+            counts = presence.sockets.setdefault(seat, {})
+            if mine[seat]:
+                counts[here] = mine[seat]
+            else:
+                counts.pop(here, None)
 
     async def arrive(self, code: str, who: Seated) -> None:
         """A socket of `who` has opened: a person back from away is said to be back."""

@@ -68,7 +68,7 @@ class Room:
         address with none is not kept."""
         self._here: dict[str, Counter[int]] = {}
         """This process's own sockets at each table, by seat: what it writes into the
-        presence every process reads, each time it holds the table (`_settle`)."""
+        presence every process reads, each time it holds the table (`Doors.held`)."""
         self.unsettled: dict[str, set[int]] = {}
         """The seats of each table whose socket closed here while the broker was out of reach:
         the sweep tells the table who is away once it is back (`Doors.sweep`)."""
@@ -97,29 +97,7 @@ class Room:
         """The table held by this request while the block runs (its battles, seats and
         presence change only so), as the last holder, in any process, left it."""
         async with self.shared.held(presence, self._reload):
-            self._settle(presence)
             yield presence
-
-    def _count(self, code: str, seat: int, change: int) -> None:
-        """One socket more (+1) or fewer (-1) at `seat` of the table, in this process."""
-        mine = self._here.setdefault(code, Counter())
-        mine[seat] += change
-        if mine[seat] <= 0:
-            del mine[seat]
-        if not mine:
-            del self._here[code]
-
-    def _settle(self, presence: Presence) -> None:
-        """Make this process's socket counts in the presence its own count of them: a change
-        it could not write (the broker out of reach) is written with its next hold."""
-        here = self.shared.process
-        mine = self._here.get(presence.row.code, Counter())
-        for seat in set(presence.sockets) | set(mine):
-            counts = presence.sockets.setdefault(seat, {})
-            if mine[seat]:
-                counts[here] = mine[seat]
-            else:
-                counts.pop(here, None)
 
     async def _reload(self, code: str) -> TableRow | None:
         return await run_in_threadpool(self.store.get_table, code)
