@@ -18,6 +18,7 @@ class Relay:
         self.upstream = upstream
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()  # both ends of every connection relayed now
+        self._cut = False
         self._threads: list[threading.Thread] = []
         self._listener = self._listen(0)
         self.port: int = self._listener.getsockname()[1]
@@ -48,7 +49,12 @@ class Relay:
                 continue
             far.settimeout(None)
             with self._lock:
-                self._open.update((near, far))
+                cut = self._cut
+                if not cut:
+                    self._open.update((near, far))
+            if cut:  # accepted as the relay was cut: it ends with the others
+                self._shut(near, far)
+                continue
             self._start(self._pump, near, far)
             self._start(self._pump, far, near)
 
@@ -74,6 +80,8 @@ class Relay:
     def cut(self) -> None:
         """The server is gone: every connection through the relay is closed, and a new one is
         refused, until `mend`."""
+        with self._lock:
+            self._cut = True
         try:
             self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
         except OSError:
@@ -85,6 +93,8 @@ class Relay:
 
     def mend(self) -> None:
         """The server is back, on the same port."""
+        with self._lock:
+            self._cut = False
         self._listener = self._listen(self.port)
 
     def close(self) -> None:

@@ -87,6 +87,7 @@ def test_a_lost_subscription_drops_its_listeners_and_comes_back(broker: str) -> 
                 if one.listening:
                     break
                 await asyncio.sleep(0.01)
+            assert one.listening, "the hub never listened again"
             async with one.subscribe("t1") as new:
                 await one.publish("t1", {"type": "again"})
                 return lost, dropped, await next_of(new)

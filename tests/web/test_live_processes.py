@@ -365,6 +365,7 @@ def test_a_broker_gone_mid_round_is_said_answered_503_and_recovered_from(
             relay.mend()
             for server in servers:
                 assert until_healthy(server)["broker"] == "reachable"
+                assert server.output.wait_for("answers again")  # copied from its output by a thread
                 said = [line for line in server.output.text.splitlines() if "broker at" in line]
                 assert "is out of reach" in said[0] and "answers again" in said[-1], said
             table = rejoin(ann, code)

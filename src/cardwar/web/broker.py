@@ -98,7 +98,8 @@ class Broker:
             retry=Retry(NoBackoff(), 0),
         )
         self.redis: redis.Redis = redis.Redis(connection_pool=pool)
-        self._down = False
+        self._down = False  # said to be out of reach, and not yet said to be back
+        self._stale = False  # lost since the pool's idle connections were last closed
 
     def key(self, *parts: str) -> str:
         """A key or channel of this server: the prefix, then `parts` joined by colons."""
@@ -115,7 +116,8 @@ class Broker:
             raise BrokerDown(
                 "The server cannot reach its broker just now: try again in a moment."
             ) from error
-        if self._down:
+        if self._stale:  # the first answer since a loss (the hub may have said it is back)
+            self._stale = False
             self.back()
             await self._forget_idle()  # one that was in use as it went away, and given back
         return result
@@ -137,6 +139,7 @@ class Broker:
 
     def lost(self, error: BaseException) -> None:
         """Log, once until it is back, that the broker is out of reach."""
+        self._stale = True
         if not self._down:
             self._down = True
             log.warning("cardwar: the broker at %s is out of reach (%s)", shown(self.url), error)

@@ -53,9 +53,15 @@ class Doors(Room):
         if who.seat is None:
             return
         self._count(code, who.seat, +1)
-        async with self.held(presence):  # which counts it in the presence every process reads
-            if presence.away_since.pop(who.seat, None) is not None:
-                await self._tell(code, {"type": "back", "seat": who.seat})
+        try:
+            async with self.held(presence):  # which counts it in the presence of every process
+                if presence.away_since.pop(who.seat, None) is not None:
+                    await self._tell(code, {"type": "back", "seat": who.seat})
+        except BrokerDown:
+            raise  # the socket's route counts it out (`leave`), as it tells it to come again
+        except BaseException:
+            self._count(code, who.seat, -1)  # the socket is gone with the failure
+            raise
 
     async def leave(self, code: str, who: Seated) -> None:
         """A socket of `who` has closed: a person with no other socket, in any process still
@@ -109,14 +115,16 @@ class Doors(Room):
             if presence.row.closed is not None:
                 self.unsettled.pop(code, None)
                 continue
-            unsettled = self.unsettled.get(code, set())
+            unsettled = set(self.unsettled.get(code, ()))
             elsewhere = {name for counts in presence.sockets.values() for name in counts} - {here}
             if not unsettled and (
                 not elsewhere or await self.shared.alive(elsewhere) >= elsewhere | {here}
             ):
                 continue
             async with self.held(presence):
-                self.unsettled.pop(code, None)
                 await self._away_if_gone(code, presence, set(presence.sockets) | unsettled)
+            left = self.unsettled.pop(code, set()) - unsettled  # any closed meanwhile stay
+            if left:
+                self.unsettled[code] = left
         for code in set(self.unsettled) - set(self._tables):
             del self.unsettled[code]  # closed meanwhile

@@ -49,17 +49,23 @@ KEEP_S = 2 * 3600.0
 """A table's presence in Redis outlives its last change by this much (a table idle for an hour
 is closed: `Settings.live_idle_s`)."""
 
-# Take the lock and read the presence in one round trip.
+# Take the lock and read the presence in one round trip, with the note of where the table's
+# round stands, which is taken away: a holder that never gives the lock back (it died, or the
+# broker went away) leaves no note, and the next holder reads the round from the database.
 _TAKE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {1, redis.call('GET', KEYS[2])}
+  return {1, redis.call('GET', KEYS[2]), redis.call('GETDEL', KEYS[3])}
 end
-return {0, false}
+return {0, false, false}
 """
-# Write the presence back and let go, in one round trip, only if the lock is still ours.
+# Write the presence (and the round's note, if any) back and let go, in one round trip, only if
+# the lock is still ours.
 _GIVE_BACK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+  if ARGV[4] ~= '' then
+    redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[3])
+  end
   redis.call('DEL', KEYS[1])
   return 1
 end
@@ -166,53 +172,71 @@ class InRedis:
     @asynccontextmanager
     async def held(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
         code = presence.row.code
-        keys = [self.broker.key("lock", code), self.broker.key("live", code)]
+        keys = [self.broker.key(kind, code) for kind in ("lock", "live", "round")]
         token = secrets.token_hex(8)
         async with presence.lock:  # one asker of this process at a time takes the Redis lock
             # Taking and giving back run to their end even if the asker is cancelled (its socket
             # gone): a lock taken and never given back would stop the table for `LEASE_S`.
             taking = asyncio.ensure_future(self._taken(keys, token))
             try:
-                kept = await asyncio.shield(taking)
+                kept, note = await asyncio.shield(taking)
             except asyncio.CancelledError:
-                taking.add_done_callback(lambda _: self._let_go(keys, token, None))
+                taking.add_done_callback(
+                    lambda done: (
+                        done.cancelled()
+                        or done.exception() is not None  # never taken: nothing to give back
+                        or self._let_go(keys, token, None)
+                    )
+                )
                 raise
             try:
                 await _apply(presence, kept, reload)
+                presence.round_at = _round_note(note)
                 yield
-            finally:
-                state = json.dumps(_state(presence), separators=(",", ":"))
-                await asyncio.shield(self._let_go(keys, token, state))
+            except BaseException:
+                # The block's own failure (or its cancellation) is the one that goes on: a broker
+                # gone meanwhile must not turn a cancelled task into one that carries on.
+                with contextlib.suppress(BrokerDown):
+                    await asyncio.shield(self._let_go(keys, token, _written(presence)))
+                raise
+            await asyncio.shield(self._let_go(keys, token, _written(presence)))
 
-    async def _taken(self, keys: list[str], token: str) -> bytes | None:
-        """Take the table's lock, waiting while another process holds it; what it keeps."""
+    async def _taken(self, keys: list[str], token: str) -> tuple[bytes | None, bytes | None]:
+        """Take the table's lock, waiting while another process holds it; what it keeps, and
+        the note of where its round stands (taken away with it)."""
         began, pause = time.monotonic(), 0.001
         while True:
-            taken, kept = await self.broker.call(
+            taken, kept, note = await self.broker.call(
                 lambda: self._take(keys=keys, args=[token, int(LEASE_S * 1000)])
             )
             if taken:
-                return cast("bytes | None", kept)
+                return cast("bytes | None", kept), cast("bytes | None", note)
             if time.monotonic() - began > WAIT_S:
                 raise BrokerDown("This table is busy elsewhere just now: try again.")
             await asyncio.sleep(pause)  # another process holds the table: a moment
             pause = min(pause * 2, 0.02)
 
-    def _let_go(self, keys: list[str], token: str, state: str | None) -> asyncio.Future[Any]:
-        """Write `state` back (None: leave it) and give the lock back, if it is still ours.
+    def _let_go(
+        self, keys: list[str], token: str, state: tuple[str, bytes] | None
+    ) -> asyncio.Future[Any]:
+        """Write `state` back (the presence and the round's note; None: leave them) and give
+        the lock back, if it is still ours.
         If the broker is out of reach, BrokerDown, and it is tried again in the background
         until the lease would have lapsed anyway (`_give_later`)."""
         going = asyncio.ensure_future(self._give(keys, token, state, later=True))
         going.add_done_callback(_retrieved)
         return going
 
-    async def _give(self, keys: list[str], token: str, state: str | None, later: bool) -> None:
+    async def _give(
+        self, keys: list[str], token: str, state: tuple[str, bytes] | None, later: bool
+    ) -> None:
         try:
             if state is None:
                 await self.broker.call(lambda: self._drop(keys=keys[:1], args=[token]))
             else:
+                kept, note = state
                 await self.broker.call(
-                    lambda: self._give_back(keys=keys, args=[token, state, int(KEEP_S * 1000)])
+                    lambda: self._give_back(keys=keys, args=[token, kept, int(KEEP_S * 1000), note])
                 )
         except BrokerDown:
             if later:
@@ -221,7 +245,9 @@ class InRedis:
                 retrying.add_done_callback(_GIVING.discard)
             raise
 
-    async def _give_later(self, keys: list[str], token: str, state: str | None) -> None:
+    async def _give_later(
+        self, keys: list[str], token: str, state: tuple[str, bytes] | None
+    ) -> None:
         """Give back a lock whose giving back found the broker out of reach, once it answers
         again: a table is not held up for the rest of the lease by a broker that came back
         sooner. Ends when given back, or once the lease has lapsed."""
@@ -234,6 +260,8 @@ class InRedis:
                 return
 
     async def look(self, presence: Presence, reload: Reload) -> None:
+        if presence.lock.locked():
+            return  # held by this process now: its holder has the newest, and will write it
         key = self.broker.key("live", presence.row.code)
         kept = await self.broker.call(lambda: self.broker.redis.get(key))
         await _apply(presence, kept, reload)
@@ -253,6 +281,22 @@ class InRedis:
         await self.broker.call(lambda: self.broker.redis.set(key, b"1", px=int(ALIVE_S * 1000)))
 
 
+def _written(presence: Presence) -> tuple[str, bytes]:
+    """What a holder writes back: the presence, and the note of where its round stands (empty:
+    none)."""
+    at = presence.round_at
+    note = b"" if at is None else json.dumps([at[0], *at[1]]).encode()
+    return json.dumps(_state(presence), separators=(",", ":")), note
+
+
+def _round_note(note: bytes | None) -> tuple[str, tuple[int, int]] | None:
+    """Where the table's round stands, from its note in Redis (None: no note)."""
+    if note is None:
+        return None
+    round_id, battles, time_up = json.loads(note)
+    return round_id, (battles, time_up)
+
+
 def _state(presence: Presence) -> dict[str, Any]:
     """What a presence keeps in Redis (seats as the strings JSON makes of them)."""
     return {
@@ -262,9 +306,6 @@ def _state(presence: Presence) -> dict[str, Any]:
         "flipped": sorted(presence.flipped),
         "deadline": presence.deadline,
         "reacted": {str(seat): when for seat, when in presence.reacted.items()},
-        "round": None
-        if presence.round_at is None
-        else [presence.round_at[0], *presence.round_at[1]],
     }
 
 
@@ -285,5 +326,3 @@ async def _apply(presence: Presence, kept: bytes | str | None, reload: Reload) -
     presence.flipped = set(state["flipped"])
     presence.deadline = state["deadline"]
     presence.reacted = {int(seat): when for seat, when in state["reacted"].items()}
-    at = state.get("round")  # a presence kept by an older cardwar has none
-    presence.round_at = None if at is None else (at[0], (at[1], at[2]))

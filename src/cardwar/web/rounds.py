@@ -5,7 +5,8 @@ Routes call this; it calls the engine, the store and the worker process. Each ro
 by a lock, so twenty simultaneous one-battle clicks play exactly twenty battles. A battle is
 committed to the database before its answer leaves, so a restart, or a killed process, loses
 nothing that was answered. Several processes may serve one database: a round held in memory is
-checked against its row before a look (reloaded if another process played it), and its row is
+checked against its row before a look (reloaded if another process played it; a live table's
+presence may say where its round stands instead: `get`'s `known`), and its row is
 written only if no other process wrote it meanwhile (`Store.update`'s `since`); a play that
 lost that race plays again from where the other left the round, holding its row this time, so
 each battle is played once, in order, whichever process was asked. A play does not look first:

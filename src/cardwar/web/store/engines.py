@@ -217,8 +217,13 @@ class Postgres:
         # process being killed (it is PostgreSQL's then), and a crash of PostgreSQL itself or of
         # the machine may lose the last moment's commits, never the database. A commit then does
         # not wait for the disk: a click's one write costs a round trip, not an fsync.
-        connection.execute("SET synchronous_commit = off")
-        schema = connection.execute("SELECT current_schema()").fetchone()
+        try:
+            connection.execute("SET synchronous_commit = off")
+            schema = connection.execute("SELECT current_schema()").fetchone()
+        except psycopg.Error as error:
+            connection.close()
+            said = " ".join(str(error).split())
+            raise DatabaseError(f"{self}: cannot use the database: {said}") from None
         if schema is None or schema[0] is None:
             connection.close()
             raise DatabaseError(
