@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import signal
 import threading
 import time
@@ -382,3 +383,28 @@ def test_a_broker_gone_mid_round_is_said_answered_503_and_recovered_from(
         finally:
             for server in servers:
                 server.stop()
+
+
+def test_the_server_processes_of_a_supervisor_killed_outright_stop(
+    broker: str, tmp_path: Path
+) -> None:
+    """`kill -9` of `cardwar serve --workers 2` itself (uvicorn's supervisor, which cannot stop
+    its processes then): each of its server processes stops on its own, and the port is free
+    for the next start, rather than served by orphans."""
+    server = serve(tmp_path / "cardwar.db", broker, tmp_path, "workers", "--workers", "2")
+    try:
+        assert server.process is not None
+        pids = children(server.process.pid)
+        assert len(pids) == 2
+        watched = [os.pidfd_open(pid) for pid in pids]
+        server.process.kill()  # the supervisor alone
+        for pidfd in watched:
+            ended, _, _ = select.select([pidfd], [], [], HANG_S)
+            assert ended, "a server process outlived its supervisor"
+            os.close(pidfd)
+        server.wait()  # and its output ends: nothing holds it open
+        server.start()  # on the same port
+        with server.client() as http:
+            assert http.get("/healthz").status_code == 200
+    finally:
+        server.stop()

@@ -216,13 +216,30 @@ def serve_many(
 
 
 def app_of_environment() -> Any:
-    """One server process of `serve_many`: the app of the options it was handed."""
+    """One server process of `serve_many`: the app of the options it was handed. It stops
+    (as SIGTERM stops it) once its supervisor has gone without stopping it (killed outright),
+    rather than live on, an orphan holding the port and serving as nobody's."""
     import json
     import os
+    import threading
 
     from cardwar.web.app import create_app
 
+    supervisor = os.getppid()
+    threading.Thread(target=_stop_without, args=(supervisor,), daemon=True).start()
     return create_app(settings_of(json.loads(os.environ[OPTIONS_VARIABLE])))
+
+
+def _stop_without(supervisor: int) -> None:
+    import os
+    import signal
+    import time
+
+    from cardwar.web.workers import PARENT_LOOK_S
+
+    while os.getppid() == supervisor:
+        time.sleep(PARENT_LOOK_S)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
