@@ -122,6 +122,22 @@ def open_table(host: Person) -> str:
     return code
 
 
+def three_battles_in(one: LiveServer, other: LiveServer) -> tuple[Person, Person, str, Any]:
+    """A table whose host Ann is on `one` and guest Mia on `other`, three battles played, each
+    heard by both alike: Ann, Mia, the table's code and the third battle's message."""
+    ann, mia = Person(one), Person(other)
+    code = open_table(ann)
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+    ann.join(code)
+    mia.join(code)
+    for battle in (1, 2, 3):
+        ann.flip(battle)
+        mia.flip(battle)
+        last = ann.until("played")
+        assert mia.until("played") == last
+    return ann, mia, code, last
+
+
 def test_people_on_two_processes_see_each_battle_once_and_in_order(
     two_servers: list[LiveServer],
 ) -> None:
@@ -157,16 +173,7 @@ def test_a_process_killed_mid_round_loses_its_people_nothing(
     process and finds the table where the last committed battle left it, and the round plays
     on from there, battle after battle, for both."""
     one, other = two_servers
-    ann, mia = Person(one), Person(other)
-    code = open_table(ann)
-    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
-    ann.join(code)
-    mia.join(code)
-    for battle in (1, 2, 3):
-        ann.flip(battle)
-        mia.flip(battle)
-        last = ann.until("played")
-        assert mia.until("played") == last
+    ann, mia, code, last = three_battles_in(one, other)
     ann.flip(4)  # a flip of the next battle, in the process that dies
     mia.until("flipped")
     one.kill()
@@ -334,16 +341,7 @@ def test_a_broker_gone_mid_round_is_said_answered_503_and_recovered_from(
         servers = [serve(tmp_path / "shared.db", through, tmp_path, f"server-{n}") for n in (0, 1)]
         try:
             one, other = servers
-            ann, mia = Person(one), Person(other)
-            code = open_table(ann)
-            mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
-            ann.join(code)
-            mia.join(code)
-            for battle in (1, 2, 3):
-                ann.flip(battle)
-                mia.flip(battle)
-                last = ann.until("played")
-                assert mia.until("played") == last
+            ann, mia, code, last = three_battles_in(one, other)
             alone = ann.post("/api/rounds", {})["id"]  # a round of her own, on one device
             clicked = [ann.post(f"/api/rounds/{alone}/battles", {"count": 1}) for _ in range(3)]
 
