@@ -252,6 +252,69 @@ def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
     mia.context.close()
 
 
+def quick_pings(page: Page, retry_ms: int = 300) -> None:
+    """Make the page ping every 0.3 s, give up on a socket silent for 1 s, and try again after
+    `retry_ms` (live.js's `ping` and `retry`, in the very module the page runs)."""
+    page.evaluate(
+        """async (retryMs) => {
+            const app = document.querySelector('script[type="module"]').src;
+            const { ping, retry } = await import(new URL("live.js", app).href);
+            Object.assign(ping, { everyMs: 300, answerMs: 1000 });
+            Object.assign(retry, { firstMs: retryMs, mostMs: retryMs });
+        }""",
+        retry_ms,
+    )
+
+
+def test_a_socket_gone_silent_is_given_up_on_and_the_page_comes_back(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A phone whose network is lost without a word: its socket stays open but nothing passes
+    either way (route_web_socket drops every message). The page stops waiting on it once its
+    ping goes unanswered, says it is reconnecting, and the table sees it lost touch; once
+    messages pass again, it rejoins and plays on. The browser's own offline event gives up on
+    the socket at once."""
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    link, _ = open_table(ann)
+    close_invite(ann)
+    silent = {"on": False}
+    through: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        if silent["on"]:
+            return  # nothing reaches the server, and the page's socket hears nothing
+        server = socket.connect_to_server()
+        server.on_message(lambda message: None if silent["on"] else socket.send(message))
+        socket.on_message(lambda message: None if silent["on"] else server.send(message))
+        through.append(socket)
+
+    mia, mia_watch = device(browser, shared_server, PHONE, route)
+    join(mia, link, "Mia")
+    quick_pings(mia)
+    through[-1].close()  # a new socket, which pings as quick_pings says
+    turn(ann)
+    caption(mia).to_contain_text("your turn", timeout=WAIT_MS)
+    silent["on"] = True
+    expect(mia.get_by_test_id("live-link")).to_have_text("Reconnecting…", timeout=WAIT_MS)
+    expect(button(mia, "Turn cards")).to_have_attribute("aria-disabled", "true")
+    expect(ann.locator('.seat-status[data-seat="1"]')).to_contain_text("Reconnecting…")
+    silent["on"] = False
+    caption(mia).to_contain_text("your turn", timeout=WAIT_MS)  # the flip Ann made was kept
+    expect(mia.get_by_test_id("live-link")).to_have_text("")
+    quick_pings(mia, retry_ms=600000)  # no try again but when the network is back
+    mia.evaluate("dispatchEvent(new Event('offline'))")  # the phone says its network is gone
+    expect(mia.get_by_test_id("live-link")).to_have_text("Reconnecting…")
+    mia.evaluate("dispatchEvent(new Event('online'))")
+    caption(mia).to_contain_text("your turn", timeout=WAIT_MS)
+    turn(mia, touch=True)
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    ann_watch.check(shared_server)
+    mia_watch.check(shared_server)
+    ann.context.close()
+    mia.context.close()
+
+
 def test_a_watcher_follows_the_table_and_a_full_table_offers_watching(
     browser: Browser, shared_server: LiveServer
 ) -> None:

@@ -8,7 +8,7 @@ import { $, onBackdrop } from "./dom.js";
 import * as house from "./house-panel.js";
 import * as invite from "./invite.js";
 import { onKey, onTableTap, tapStoppedRun } from "./keys.js";
-import { backToTable, drawLive, drawSeatStates, giveSeat, leaveTable, react, reconnectNow, takeSeat } from "./live.js";
+import { backToTable, drawLive, drawSeatStates, giveSeat, leaveTable, offlineNow, react, reconnectNow, takeSeat } from "./live.js";
 import { keepTable, refusedOffline, tryNow } from "./offline.js";
 import { flip, play, tapPile, turnCards } from "./play.js";
 import * as replay from "./replay.js";
@@ -61,6 +61,7 @@ for (const again of [tryNow, reconnectNow]) {
   addEventListener("online", again);
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && again());
 }
+addEventListener("offline", offlineNow); // a live table's socket is not waited on then
 on("pointerdown", { table: onTableTap });
 on("click", { sound: toggleSound, table: onTableClick });
 for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, pressed, { capture: true, once: true });

@@ -35,7 +35,10 @@ const els = {
 
 // Tries again after 1 s, then 2, 4 and 8, then every 15 s (a test may shorten them).
 export const retry = { firstMs: 1000, mostMs: 15000 };
-const PING_MS = 25000; // a word now and then, so that nothing between closes a quiet socket
+// A word now and then, so that nothing between closes a quiet socket; a socket that has said
+// nothing for `answerMs` after one is given up on: a phone that lost its network may keep a
+// socket that is open but silent for minutes, its flips going nowhere (a test may shorten them).
+export const ping = { everyMs: 25000, answerMs: 15000 };
 const REACTION_MS = 2500; // how long a reaction shows on its seat
 const REACT_EVERY_MS = 1000; // the table takes one reaction a second from each person
 const NO_TABLE = "No table has this link: it may be cut short, or its table was closed long ago. Press Leave to go back to your own table.";
@@ -44,6 +47,7 @@ let socket = null; // the socket this device has open to the table, or null
 let tries = 0;
 let retryTimer = 0;
 let pingTimer = 0;
+let answerTimer = 0; // running from a ping until the socket next says anything
 let inbox = Promise.resolve(); // the table's messages, handled one after another, in order
 const reactionTimers = new Map();
 let reactedAt = -Infinity;
@@ -76,7 +80,14 @@ function connect() {
   if (!live || ["closed", "gone"].includes(live.link)) return;
   const ws = new WebSocket(socketUrl(live));
   socket = ws;
+  // Not a word from it within `ping.answerMs` (not even its welcome): given up on, and tried again.
+  clearTimeout(answerTimer);
+  answerTimer = setTimeout(() => ws === socket && dropSocket(), ping.answerMs);
   ws.addEventListener("message", (event) => {
+    if (ws === socket) {
+      clearTimeout(answerTimer);
+      answerTimer = 0;
+    }
     let message;
     try {
       message = JSON.parse(event.data);
@@ -86,11 +97,32 @@ function connect() {
     inbox = inbox.then(() => (ws === socket ? receive(message) : null)).catch(report);
   });
   ws.addEventListener("close", (event) => {
-    if (ws !== socket) return;
-    socket = null;
-    clearInterval(pingTimer);
-    inbox = inbox.then(() => lostSocket(event.code)).catch(report);
+    if (ws === socket) dropSocket(event.code);
   });
+}
+
+/** This device is out of touch with the table (its socket closed, silent, or the browser
+ * offline): it shows so, and tries again by itself. */
+function dropSocket(code = 1006) {
+  const ws = socket;
+  if (ws === null) return;
+  socket = null;
+  clearInterval(pingTimer);
+  clearTimeout(answerTimer);
+  answerTimer = 0;
+  ws.close(); // a silent socket's own close may take minutes: it is not waited for
+  inbox = inbox.then(() => lostSocket(code)).catch(report);
+}
+
+/** The browser says it is offline: the socket is given up on now, not after its silence. */
+export function offlineNow() {
+  if (state.live?.link === "open") dropSocket();
+}
+
+function pingNow() {
+  if (!send({ type: "ping" }) || answerTimer) return;
+  const ws = socket;
+  answerTimer = setTimeout(() => ws === socket && dropSocket(), ping.answerMs);
 }
 
 function report(error) {
@@ -189,7 +221,7 @@ async function tableArrived(message) {
   const first = !was.shown; // the first table this page is shown of it
   tries = 0;
   clearInterval(pingTimer);
-  pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
+  pingTimer = setInterval(pingNow, ping.everyMs);
   setLive({
     ...base,
     link: "open",
@@ -482,6 +514,8 @@ export async function leaveTable() {
   closing?.close(1000);
   clearTimeout(retryTimer);
   clearInterval(pingTimer);
+  clearTimeout(answerTimer);
+  answerTimer = 0;
   dispatch({ type: "live", live: null });
   window.history.replaceState(null, "", window.location.pathname);
   ui.endShown = null;
