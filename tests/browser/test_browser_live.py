@@ -44,6 +44,23 @@ def close_invite(page: Page) -> None:
     expect(invite).to_be_hidden()
 
 
+def host_at_a_table(browser: Browser, server: LiveServer) -> tuple[Page, Watch, str, str]:
+    """Ann at a desktop, at the table she opened (its invite closed): her page, its watch, and
+    the table's invite and watch links."""
+    ann, watch = open_page(browser, server, DESKTOP)
+    link, watch_link = open_table(ann)
+    close_invite(ann)
+    return ann, watch, link, watch_link
+
+
+def done(server: LiveServer, *devices: tuple[Page, Watch]) -> None:
+    """Each device's page told of no error and asked nothing of another server; closed."""
+    for _, watch in devices:
+        watch.check(server)
+    for page, _ in devices:
+        page.context.close()
+
+
 def device(
     browser: Browser,
     server: LiveServer,
@@ -146,18 +163,13 @@ def test_two_devices_meet_through_the_invite_and_play_the_same_battle(
     audit(mia)
     audit(ann)
     assert mia.evaluate("localStorage.getItem('cardwar.name')") == "Mia"  # asked once a browser
-    ann_watch.check(shared_server)
-    mia_watch.check(shared_server)
-    ann.context.close()
-    mia.context.close()
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
 
 
 def test_a_reload_mid_round_comes_back_to_the_same_seat_and_the_battle_it_stood_at(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
-    link, _ = open_table(ann)
-    close_invite(ann)
+    ann, ann_watch, link, _ = host_at_a_table(browser, shared_server)
     mia, mia_watch = device(browser, shared_server, PHONE)
     join(mia, link, "Mia")
     for _ in range(3):
@@ -198,10 +210,7 @@ def test_a_reload_mid_round_comes_back_to_the_same_seat_and_the_battle_it_stood_
     caption(ann).to_have_text("Mia left the table: the seat is free.")
     expect(ann.locator('.seat-status[data-seat="1"]')).to_contain_text("Free seat")
     expect(ann.get_by_role("button", name="Let the computer play")).to_be_visible()
-    ann_watch.check(shared_server)
-    mia_watch.check(shared_server)
-    ann.context.close()
-    mia.context.close()
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
 
 
 def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
@@ -209,9 +218,7 @@ def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
 ) -> None:
     """Playwright's route_web_socket stands between Mia's page and the server: the test cuts it,
     keeps it cut while the page tries again, then lets it through."""
-    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
-    link, _ = open_table(ann)
-    close_invite(ann)
+    ann, ann_watch, link, _ = host_at_a_table(browser, shared_server)
     cut = {"on": False}
     through: list[WebSocketRoute] = []
 
@@ -246,10 +253,7 @@ def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
     turn(mia, touch=True)
     for page in (ann, mia):
         expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
-    ann_watch.check(shared_server)
-    mia_watch.check(shared_server)
-    ann.context.close()
-    mia.context.close()
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
 
 
 def quick_pings(page: Page, retry_ms: int = 300) -> None:
@@ -274,9 +278,7 @@ def test_a_socket_gone_silent_is_given_up_on_and_the_page_comes_back(
     ping goes unanswered, says it is reconnecting, and the table sees it lost touch; once
     messages pass again, it rejoins and plays on. The browser's own offline event gives up on
     the socket at once."""
-    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
-    link, _ = open_table(ann)
-    close_invite(ann)
+    ann, ann_watch, link, _ = host_at_a_table(browser, shared_server)
     silent = {"on": False}
     through: list[WebSocketRoute] = []
 
@@ -309,18 +311,13 @@ def test_a_socket_gone_silent_is_given_up_on_and_the_page_comes_back(
     turn(mia, touch=True)
     for page in (ann, mia):
         expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
-    ann_watch.check(shared_server)
-    mia_watch.check(shared_server)
-    ann.context.close()
-    mia.context.close()
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
 
 
 def test_a_watcher_follows_the_table_and_a_full_table_offers_watching(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
-    link, watch_link = open_table(ann)
-    close_invite(ann)
+    ann, ann_watch, link, watch_link = host_at_a_table(browser, shared_server)
     mia, mia_watch = device(browser, shared_server, PHONE)
     join(mia, link, "Mia")
     sam, sam_watch = device(browser, shared_server, {**DESKTOP, "color_scheme": "dark"})
@@ -455,10 +452,7 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
         expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
         caption(page).to_contain_text("Round 2 of the best of 3")
     audit(ann)
-    ann_watch.check(shared_server)
-    mia_watch.check(shared_server)
-    ann.context.close()
-    mia.context.close()
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
 
 
 def test_a_link_to_no_table_says_so_and_leave_goes_back_to_a_table_of_one_s_own(

@@ -163,6 +163,11 @@ class SQLite:
 # -- PostgreSQL --------------------------------------------------------------------------------
 
 
+def _one_line(error: BaseException) -> str:
+    """libpq's message, on one line."""
+    return " ".join(str(error).split())
+
+
 @functools.lru_cache(maxsize=512)
 def _placeholders(sql: str) -> str:
     """The store's SQL with psycopg's placeholders (a literal % doubled, as psycopg reads it)."""
@@ -211,8 +216,7 @@ class Postgres:
         try:
             connection = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
         except psycopg.Error as error:
-            said = " ".join(str(error).split())  # libpq's message on one line
-            raise DatabaseError(f"{self}: cannot reach the database: {said}") from None
+            raise DatabaseError(f"{self}: cannot reach the database: {_one_line(error)}") from None
         # As SQLite's synchronous=NORMAL (`SQLite.connect`): a committed battle survives this
         # process being killed (it is PostgreSQL's then), and a crash of PostgreSQL itself or of
         # the machine may lose the last moment's commits, never the database. A commit then does
@@ -222,8 +226,7 @@ class Postgres:
             schema = connection.execute("SELECT current_schema()").fetchone()
         except psycopg.Error as error:
             connection.close()
-            said = " ".join(str(error).split())
-            raise DatabaseError(f"{self}: cannot use the database: {said}") from None
+            raise DatabaseError(f"{self}: cannot use the database: {_one_line(error)}") from None
         if schema is None or schema[0] is None:
             connection.close()
             raise DatabaseError(
