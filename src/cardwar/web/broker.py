@@ -213,7 +213,8 @@ class RedisHub:
     async def _read(self) -> None:
         tries = 0
         while True:
-            pubsub = self.broker.redis.pubsub()
+            # Any: redis-py's PubSub is typed in some releases and not in others (aclose)
+            pubsub: Any = self.broker.redis.pubsub()
             try:
                 await pubsub.psubscribe(self._pattern)
                 while (await pubsub.get_message(timeout=None) or {}).get("type") != "psubscribe":
@@ -228,7 +229,7 @@ class RedisHub:
                 self._local.drop_all()
             finally:
                 with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
             await asyncio.sleep(RETRY_S[min(tries, len(RETRY_S) - 1)])
             tries += 1
 
