@@ -177,6 +177,9 @@ STARTING_S = 60
 """How long one of several server processes may take to start, or to answer its supervisor."""
 OPTIONS_VARIABLE = "CARDWAR_SERVE_OPTIONS"
 """How `serve_many` hands its options to each server process (JSON)."""
+SUPERVISOR_VARIABLE = "CARDWAR_SERVE_SUPERVISOR"
+"""The process id of `serve_many` (uvicorn's supervisor), handed to each server process: its
+own parent at its start may already be another, when the supervisor was killed as it began."""
 
 
 def serve_many(
@@ -201,6 +204,7 @@ def serve_many(
     # them (a first run says so on `start`, as one process's start does)
     asyncio.run(prepare_simulator(start, None))
     os.environ[OPTIONS_VARIABLE] = json.dumps(options, default=str)
+    os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     start.ready()
     uvicorn.run(
         f"{__name__}:app_of_environment",
@@ -225,7 +229,7 @@ def app_of_environment() -> Any:
 
     from cardwar.web.app import create_app
 
-    supervisor = os.getppid()
+    supervisor = int(os.environ[SUPERVISOR_VARIABLE])
     threading.Thread(target=_stop_without, args=(supervisor,), daemon=True).start()
     return create_app(settings_of(json.loads(os.environ[OPTIONS_VARIABLE])))
 
