@@ -98,12 +98,113 @@ class Answer:
             return 1.0
 
 
+class Closed(EOFError):
+    """The server closed the connection before a byte of the answer came."""
+
+
+class AnswerReader:
+    """The bytes of a connection, taken in as they come, until one whole HTTP/1.1 answer is
+    there (by length or chunked): each piece is looked at once, not the whole again."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self._reset()
+
+    def _reset(self) -> None:
+        self.status = 0
+        self.headers: dict[str, str] | None = None
+        self.at = 0  # where the part not yet taken apart starts
+        self.length: int | None = None  # the body's, unless chunked
+        self.parts: list[bytes] = []
+        self.trailers = False
+
+    def feed(self, data: bytes) -> Answer | None:
+        """Take in `data`; the answer once it is whole (the bytes after it are kept)."""
+        self.buffer += data
+        if self.headers is None and not self._head():
+            return None
+        done = self._body() if self.length is None else len(self.buffer) >= self.at + self.length
+        if not done:
+            return None
+        assert self.headers is not None
+        if self.length is None:
+            body = b"".join(self.parts)
+        else:
+            body = bytes(self.buffer[self.at : self.at + self.length])
+            self.at += self.length
+        answer = Answer(self.status, self.headers, body)
+        del self.buffer[: self.at]
+        self._reset()
+        return answer
+
+    def _head(self) -> bool:
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        status_line, *lines = self.buffer[:end].decode("latin-1").split("\r\n")
+        headers: dict[str, str] = {}
+        for line in lines:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        self.status, self.headers, self.at = int(status_line.split()[1]), headers, end + 4
+        if headers.get("transfer-encoding", "").lower() != "chunked":
+            self.length = int(headers.get("content-length", "0"))
+        return True
+
+    def _body(self) -> bool:
+        """Chunks, as far as they are in; True once the last (and its trailers) is."""
+        while True:
+            eol = self.buffer.find(b"\r\n", self.at)
+            if eol < 0:
+                return False
+            if self.trailers:
+                self.at, empty = eol + 2, eol == self.at
+                if empty:
+                    return True
+                continue
+            size = int(bytes(self.buffer[self.at : eol]).split(b";")[0], 16)
+            if size == 0:
+                self.at, self.trailers = eol + 2, True
+                continue
+            if len(self.buffer) < eol + 2 + size + 2:
+                return False
+            self.parts.append(bytes(self.buffer[eol + 2 : eol + 2 + size]))
+            self.at = eol + 2 + size + 2
+
+
+class _Answers(asyncio.Protocol):
+    """A Connection's socket: hands each whole answer to the request waiting for it."""
+
+    def __init__(self) -> None:
+        self.transport: Any = None  # uvloop's transports are not asyncio.Transport
+        self.reader = AnswerReader()
+        self.waiter: asyncio.Future[Answer] | None = None
+        self.lost = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        answer = self.reader.feed(data)
+        if answer is not None and self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(answer)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        if self.waiter is not None and not self.waiter.done():
+            if self.reader.buffer:
+                self.waiter.set_exception(EOFError("the server closed the connection mid-answer"))
+            else:
+                self.waiter.set_exception(Closed("the server closed the connection"))
+
+
 class Connection:
     """One keep-alive HTTP/1.1 connection: sends a request, reads the whole answer (by length
     or chunked). Like a browser it keeps the cookie the server sets (unless `keep_cookie` is
     off) and sends it back, and it sends a request again on a new connection when the server
     had closed the idle one without reading it. After a request that failed half-way, the next
-    one opens a new connection."""
+    one opens a new connection. It reads with an asyncio Protocol, not streams: a click costs
+    the client about half the CPU (the client's CPU is the server's machine's too)."""
 
     def __init__(
         self, port: int, cookie: str = "", *, keep_cookie: bool = True, local: str | None = None
@@ -115,15 +216,14 @@ class Connection:
         # The loopback address it connects from (None: the system's choice, 127.0.0.1): the
         # server counts newcomers and writes by address (`loopback`).
         self.local_addr = None if local is None else (local, 0)
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self._socket: _Answers | None = None
 
     async def connect(self) -> None:
         """Open the connection now, rather than at the first request (so no request's time
         includes it)."""
-        if self.writer is None or self.writer.is_closing():
-            self.reader, self.writer = await asyncio.open_connection(
-                "127.0.0.1", self.port, local_addr=self.local_addr
+        if self._socket is None or self._socket.lost:
+            _, self._socket = await asyncio.get_running_loop().create_connection(
+                _Answers, "127.0.0.1", self.port, local_addr=self.local_addr
             )
 
     def head(self, method: str, path: str, length: int | None, cookie: str | None = None) -> bytes:
@@ -150,39 +250,26 @@ class Connection:
         timeout: float | None = TIMEOUT_S,
     ) -> Answer:
         """Send one request and read its answer; raises OSError, EOFError or TimeoutError. With
-        `timeout` None it waits as long as it takes. (`asyncio.timeout`, not `wait_for`, which
-        on Python 3.11 wraps every request in a task of its own: the client's CPU is the
-        server's machine's too.)"""
+        `timeout` None it waits as long as it takes."""
         data = b"" if body is None else json.dumps(body).encode()
+        request = self.head(method, path, len(data), cookie) + data
         try:
-            async with asyncio.timeout(timeout):
-                return await self._exchange(method, path, data, cookie)
+            while True:
+                fresh = self._socket is None or self._socket.lost
+                await self.connect()
+                try:
+                    answer = await self._exchange(request, timeout)
+                    break
+                except (Closed, ConnectionResetError, BrokenPipeError):
+                    self.close()
+                    if fresh:
+                        raise EOFError("the server closed the connection") from None
+                    # The server closed the idle connection before reading this request (its
+                    # keep-alive timeout): a browser sends the request again on a new
+                    # connection, and so do we.
         except BaseException:
             self.close()  # half a request or half an answer: this connection is done
             raise
-
-    async def _exchange(self, method: str, path: str, data: bytes, cookie: str | None) -> Answer:
-        while True:
-            fresh = self.writer is None or self.writer.is_closing()
-            if fresh:
-                self.reader, self.writer = await asyncio.open_connection(
-                    "127.0.0.1", self.port, local_addr=self.local_addr
-                )
-            assert self.reader is not None and self.writer is not None
-            status_line = b""
-            try:
-                self.writer.write(self.head(method, path, len(data), cookie) + data)
-                status_line = await self.reader.readline()
-            except (ConnectionResetError, BrokenPipeError):
-                pass
-            if status_line:
-                break
-            self.close()
-            if fresh:
-                raise EOFError("the server closed the connection")
-            # The server closed the idle connection before reading this request (its keep-alive
-            # timeout): a browser sends the request again on a new connection, and so do we.
-        answer = await read_answer(self.reader, status_line)
         cookie_set = answer.headers.get("set-cookie", "")
         if self.keep_cookie and cookie_set.startswith(f"{COOKIE}="):
             self.cookie = cookie_set.split(";", 1)[0].strip()
@@ -190,22 +277,58 @@ class Connection:
             self.close()
         return answer
 
+    async def _exchange(self, request: bytes, timeout: float | None) -> Answer:
+        # A timer of its own, not `asyncio.timeout` or `wait_for` (which on Python 3.11 wraps
+        # every request in a task): the cheapest way to give up on a silent server.
+        sock = self._socket
+        assert sock is not None and sock.transport is not None
+        loop = asyncio.get_running_loop()
+        waiter = sock.waiter = loop.create_future()
+
+        def give_up() -> None:
+            if not waiter.done():
+                waiter.set_exception(TimeoutError(f"no answer in {timeout:g} s"))
+
+        sock.transport.write(request)
+        timer = None if timeout is None else loop.call_later(timeout, give_up)
+        try:
+            return await waiter
+        finally:
+            if timer is not None:
+                timer.cancel()
+            sock.waiter = None
+
+    def local(self) -> tuple[str, int] | None:
+        """The address and port this connection's socket has on this side, while open."""
+        if self._socket is None or self._socket.lost or self._socket.transport is None:
+            return None
+        host, port = self._socket.transport.get_extra_info("sockname")[:2]
+        return str(host), int(port)
+
     def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
+        if self._socket is not None and self._socket.transport is not None:
+            self._socket.transport.close()
+        self._socket = None
 
 
-async def read_answer(reader: asyncio.StreamReader, status_line: bytes = b"") -> Answer:
-    """Read one HTTP/1.1 answer (after its `status_line`, if that was read already): status,
-    headers (lower-case names), body by length or chunks."""
-    status_line = status_line or await reader.readline()
-    if not status_line:
-        raise EOFError("the server closed the connection")
+async def read_answer(reader: asyncio.StreamReader, head: bytes = b"") -> Answer:
+    """Read one HTTP/1.1 answer (after its `head`, the status line and headers up to the empty
+    line, if that was read already): status, headers (lower-case names), body by length or
+    chunks. The head is read in one piece, not a line at a time: each read is a wait on the
+    event loop, and the client's CPU is the server's machine's too."""
+    if not head:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except asyncio.IncompleteReadError as error:
+            if error.partial:
+                raise
+            raise EOFError("the server closed the connection") from None
+    status_line, *lines = head.decode("latin-1").split("\r\n")
     headers: dict[str, str] = {}
-    while (line := await reader.readline()) not in (b"\r\n", b""):
-        name, _, value = line.decode("latin-1").partition(":")
-        headers[name.strip().lower()] = value.strip()
+    for line in lines:
+        if line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
     if headers.get("transfer-encoding", "").lower() == "chunked":
         parts = []
         while size := int((await reader.readline()).split(b";")[0], 16):
@@ -320,7 +443,8 @@ async def click(
                 tally.fail(f"click: {answer.status}", answer.detail(), player)
             if player.round_id is None:
                 await deal(player, until, tally)
-        await asyncio.sleep(max(0.0, random.uniform(0.5, 1.5) * think - spent))
+        if think:  # with none, the next click goes out at once (a sleep would be a loop turn)
+            await asyncio.sleep(max(0.0, random.uniform(0.5, 1.5) * think - spent))
 
 
 async def play(players: list[Player], seconds: float, think: float, chance: bool = False) -> Tally:
@@ -822,6 +946,56 @@ def _proc_children() -> dict[int, list[int]]:
             continue
         children.setdefault(parent, []).append(int(entry))
     return children
+
+
+def serving(server_pid: int, port: int) -> dict[tuple[str, int], int]:
+    """Which of the server's processes holds each connection to `port`: the client's address
+    and port -> that process's id (from /proc/net/tcp and each process's open sockets)."""
+    owner: dict[str, int] = {}
+    for pid in process_tree(server_pid):
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        owner[link[8:-1]] = pid
+    held: dict[tuple[str, int], int] = {}
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        here, there, inode = fields[1], fields[2], fields[9]
+        if int(here.split(":")[1], 16) == port and inode in owner and there != "00000000:0000":
+            address, their_port = there.split(":")
+            ip = socket.inet_ntoa(int(address, 16).to_bytes(4, "little"))
+            held[(ip, int(their_port, 16))] = owner[inode]
+    return held
+
+
+async def spread(conns: list[Connection], server_pid: int, processes: int) -> list[int]:
+    """Open `conns` and move them (close one, open it again) until each of the server's
+    `processes` holds as many as the others, give or take one, as a load balancer in front of
+    them would spread them. The kernel gives a new connection to whichever process accepts
+    first, which leaves long-lived connections uneven (30 and 10 of 40 are usual): a
+    measurement of the processes, not of that luck. Returns how many each held first."""
+    first: list[int] = []
+    for _ in range(20 * len(conns)):
+        for conn in conns:
+            await conn.connect()
+        await asyncio.sleep(0.05)  # until the server has accepted them all
+        held = serving(server_pid, conns[0].port)
+        by: dict[int, list[Connection]] = {}
+        for conn in conns:
+            by.setdefault(held.get(conn.local() or ("", 0), 0), []).append(conn)
+        counts = sorted((len(group) for pid, group in by.items() if pid), reverse=True)
+        counts += [0] * (processes - len(counts))
+        if 0 in by:
+            continue  # not all accepted yet
+        first = first or counts
+        if counts[0] - counts[-1] <= 1:
+            return first
+        most = max(by.values(), key=len)
+        for conn in most[: max(1, (counts[0] - counts[-1]) // 2)]:
+            conn.close()
+    raise SystemExit(f"could not spread {len(conns)} connections over {processes} processes")
 
 
 def process_tree(pid: int) -> list[int]:

@@ -35,6 +35,7 @@ import os
 import secrets
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,7 @@ from harness import (
     ms,
     play,
     run,
+    spread,
     target,
 )
 from load import come_in
@@ -91,28 +93,66 @@ def redis_prefix(url: str) -> Iterator[str]:
         client.close()
 
 
-async def clicks(port: int, args: argparse.Namespace) -> tuple[Tally, list[Player]]:
-    players = [Player(Connection(port, local=loopback(n % 2))) for n in range(args.players)]
-    await come_in(players)
-    tally = await play(players, args.seconds, think=0.0)
-    for player in players:
-        player.conn.close()
-    return tally, players
+@dataclass
+class Clicked:
+    """One server's clicks, added up over its turns: the players' tally and the CPU seconds
+    each kind of process used while they clicked."""
+
+    server: Server
+    processes: int
+    db: Path | str
+    players: list[Player]
+    tally: Tally = field(default_factory=Tally)
+    used: dict[str, float] = field(default_factory=lambda: dict.fromkeys(CPU_KINDS, 0.0))
+    spreads: list[list[int]] = field(default_factory=list)  # the kernel's, at each turn
+
+    async def turn(self, seconds: float) -> None:
+        """Click for `seconds` more, as fast as answered, the players' connections spread
+        evenly over the processes first (the idle ones were closed in the other turns)."""
+        conns = [player.conn for player in self.players]
+        self.spreads.append(await spread(conns, self.server.process.pid, self.processes))
+        before = cpu_by_kind(self.server.process.pid)
+        tally = await play(self.players, seconds, think=0.0)
+        after = cpu_by_kind(self.server.process.pid)
+        for kind in CPU_KINDS:
+            self.used[kind] += after[kind] - before[kind]
+        self.tally.clicks += tally.clicks
+        self.tally.failures.update(tally.failures)
+        for kind, example in tally.examples.items():
+            self.tally.examples.setdefault(kind, example)
+        self.tally.elapsed += tally.elapsed
 
 
-def measure_clicks(db: Path | str, log: Path, args: argparse.Namespace, *extra: str) -> Any:
-    """One server's clicks: (tally, rounds stored short, errors logged, CPU seconds by kind
-    while they were clicked)."""
-    server = Server(db, *extra, log=log)
-    try:
-        before = cpu_by_kind(server.process.pid)
-        tally, players = run(clicks(server.port, args))
-        after = cpu_by_kind(server.process.pid)
-    finally:
-        server.stop()
-    rounds = answered(players)
-    used = {kind: after[kind] - before[kind] for kind in CPU_KINDS}
-    return tally, check_stored(db, rounds), server.errors(), used
+async def clicks(found: dict[str, Clicked], args: argparse.Namespace) -> None:
+    """Every server's players click in turns of --seconds / --turns, the servers one after
+    another, each turn starting with the next: a machine that runs slower for a while (a
+    neighbour on its host) slows each server alike, not the one measured then."""
+    for one in found.values():
+        await come_in(one.players)
+    labels = list(found)
+    for turn in range(args.turns):
+        for label in labels[turn % len(labels) :] + labels[: turn % len(labels)]:
+            await found[label].turn(args.seconds / args.turns)
+    for one in found.values():
+        for player in one.players:
+            player.conn.close()
+
+
+def measure_clicks(
+    servers: dict[str, tuple[int, Path | str, Server]], args: argparse.Namespace
+) -> dict[str, Clicked]:
+    """Each server's clicks: their tally and CPU by kind, added up over the turns."""
+    found = {
+        label: Clicked(server, processes, db, [player(server.port, n) for n in range(args.players)])
+        for label, (processes, db, server) in servers.items()
+    }
+    run(clicks(found, args))
+    return found
+
+
+def player(port: int, n: int) -> Player:
+    """The `n`th one-device player, from one of 2 loopback addresses."""
+    return Player(Connection(port, local=loopback(n % 2)))
 
 
 async def tables(port: int, args: argparse.Namespace) -> tuple[Any, LiveTables]:
@@ -129,6 +169,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=40, help="players clicking at once")
     parser.add_argument("--seconds", type=float, default=20, help="each server's clicks")
+    parser.add_argument("--turns", type=int, default=4, help="each server's seconds, in turns")
     parser.add_argument("--tables", type=int, default=500, help="live tables of two people")
     parser.add_argument("--table-seconds", type=float, default=30, help="the tables' flips")
     parser.add_argument("--no-clicks", dest="clicks", action="store_false", help="tables only")
@@ -140,17 +181,30 @@ def main() -> None:
     args = parser.parse_args()
 
     rows: list[tuple[str, Tally, list[str], list[str], dict[str, float]]] = []
+    spreads: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as folder:
         here = Path(folder)
-        for workers in (1, 2, 4) if args.clicks else ():
-            with postgres_schema(args.postgres) as db, redis_prefix(args.redis) as broker:
-                log = here / f"pg-{workers}.log"
-                extra = ("--workers", str(workers), "--broker", broker)
-                found = measure_clicks(db, log, args, *extra)
-            rows.append((f"PostgreSQL + Redis, {workers}", *found))
         if args.clicks:
-            found = measure_clicks(here / "one.db", here / "one.log", args)
-            rows.append(("SQLite, 1 process", *found))
+            with contextlib.ExitStack() as stack:
+                servers: dict[str, tuple[int, Path | str, Server]] = {}
+                for workers in (1, 2, 4):
+                    url = stack.enter_context(postgres_schema(args.postgres))
+                    broker = stack.enter_context(redis_prefix(args.redis))
+                    extra = ("--workers", str(workers), "--broker", broker)
+                    server = Server(url, *extra, log=here / f"pg-{workers}.log")
+                    stack.callback(server.stop)
+                    servers[f"PostgreSQL + Redis, {workers}"] = (workers, url, server)
+                server = Server(here / "one.db", log=here / "one.log")
+                stack.callback(server.stop)
+                servers["SQLite, 1 process"] = (1, here / "one.db", server)
+                found = measure_clicks(servers, args)
+                for _, _, server in servers.values():
+                    server.stop()  # so that its log is whole (its schema is dropped after)
+                for label, one in found.items():
+                    short = check_stored(one.db, answered(one.players))
+                    rows.append((label, one.tally, short, one.server.errors(), one.used))
+                    if one.processes > 1:
+                        spreads[label] = ", ".join("+".join(map(str, n)) for n in one.spreads)
         with contextlib.ExitStack() as stack:
             broker = stack.enter_context(redis_prefix(args.redis))
             db: Path | str = here / "live.db"
@@ -182,6 +236,8 @@ def main() -> None:
         )
         busy = sum(used.values()) / tally.elapsed
         print(f"    CPU a click (us): {each}; cores busy {busy:.2f} of {os.cpu_count()}")
+        if label in spreads:
+            print(f"    connections as the kernel gave them out, each turn: {spreads[label]}")
         for line in errors[:3]:
             print(f"    logged: {line[:150]}")
     rates = {label: len(t.clicks) / t.elapsed for label, t, _, _, _ in rows}
