@@ -7,9 +7,11 @@ server, talk HTTP, keep cookies, play like the page, sample memory and take perc
 same way.
 
 - `Server`: `cardwar serve` on a free loopback port over a fresh database, its log in a file.
-- `Connection`: a minimal keep-alive HTTP/1.1 client on asyncio that keeps the cookie the server
-  sets and sends it back, like a browser, from a loopback address of its own if told
-  (`loopback`: the server counts newcomers and writes by address); `run` drives it on uvloop
+- `Connection`: a minimal keep-alive HTTP/1.1 client on an asyncio Protocol that keeps the
+  cookie the server sets and sends it back, like a browser, from a loopback address of its own
+  if told (`loopback`: the server counts newcomers and writes by address); `spread` moves
+  connections until each of a server's processes holds as many, and `serving` says which holds
+  which; `run` drives it on uvloop
   when it is installed (which took the client's own p99 from about 3 ms to 1 ms against a
   do-nothing server), so that the client takes as little as possible of the cores it shares
   with the server.

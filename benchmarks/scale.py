@@ -1,8 +1,9 @@
 """Several server processes: clicks a second and their p99 at 1, 2 and 4 processes on PostgreSQL
 and Redis, beside one process on SQLite; then live tables spread over 2 processes.
 
-    .venv/bin/python benchmarks/scale.py [--players 40] [--seconds 20] [--tables 500]
-                                         [--table-seconds 30] [--postgres URL] [--redis URL]
+    .venv/bin/python benchmarks/scale.py [--players 40] [--seconds 20] [--turns 4]
+                                         [--tables 500] [--table-seconds 30]
+                                         [--postgres URL] [--redis URL]
 
 Each server is `cardwar serve` on a loopback port of its own (benchmarks/harness.py's
 `Server`), over a fresh database: a SQLite file, or a PostgreSQL schema of its own, dropped
@@ -10,7 +11,15 @@ after (on --postgres, this project's machines' by default); with PostgreSQL, `--
 --broker` the Redis at --redis under a key prefix of its own, deleted after. The clicks: for
 --seconds, --players one-device players (harness's, from 2 loopback addresses) each click "one
 battle" again as soon as the last is answered, so that the server, not their pace, sets the
-rate; no chance to win is asked (benchmarks/load.py measures it). The live tables: --tables
+rate; no chance to win is asked (benchmarks/load.py measures it). The four servers run at once
+and take turns (--turns of --seconds / --turns each, one server after another): this machine
+runs slower for a while now and then (its host slows it down after a minute or so of both
+cores busy), and turns slow each server alike rather than whichever was measured then. The
+live tables run first, on a machine not yet slowed by the clicks. At each turn's start the players' connections
+are spread evenly over the server's processes, as a load balancer in front of them would
+spread them (harness's `spread`); how the kernel gave them out is printed beside, since it
+hands a connection to whichever process accepts first, and a burst of them mostly to one. The
+live tables: --tables
 tables of two people, each flipping about once a second for --table-seconds, as in
 benchmarks/tables.py, with 2 processes on PostgreSQL and Redis; the kernel hands each socket
 to whichever process accepts it, so most tables have their two people on different processes.
@@ -34,6 +43,7 @@ import contextlib
 import os
 import secrets
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +65,7 @@ from harness import (
     ms,
     play,
     run,
+    serving,
     spread,
     target,
 )
@@ -155,14 +166,17 @@ def player(port: int, n: int) -> Player:
     return Player(Connection(port, local=loopback(n % 2)))
 
 
-async def tables(port: int, args: argparse.Namespace) -> tuple[Any, LiveTables]:
+async def tables(
+    port: int, server_pid: int, args: argparse.Namespace
+) -> tuple[Any, LiveTables, list[int]]:
     live = LiveTables(port, args.tables, 1.0, first_address=2)
     await live.open()
     await live.join()
     await asyncio.sleep(1.0)
+    held = Counter(serving(server_pid, port).values())  # how the kernel gave the sockets out
     tally = await live.play(args.table_seconds)
     await live.close()
-    return tally, live
+    return tally, live, sorted(held.values(), reverse=True)
 
 
 def main() -> None:
@@ -184,6 +198,23 @@ def main() -> None:
     spreads: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as folder:
         here = Path(folder)
+        # The live tables first: this machine's host slows it down after a minute or so of both
+        # cores busy (after 80 s of two busy loops, these tables' p99 went from 35 ms to 178),
+        # and the clicks keep them busy for 80 s; their figure is a ratio, of servers that
+        # take turns.
+        with contextlib.ExitStack() as stack:
+            broker = stack.enter_context(redis_prefix(args.redis))
+            db: Path | str = here / "live.db"
+            if args.tables_on == "postgres":
+                db = stack.enter_context(postgres_schema(args.postgres))
+            server = Server(db, "--workers", "2", "--broker", broker, log=here / "live.log")
+            try:
+                live_tally, live, held = run(tables(server.port, server.process.pid, args))
+            finally:
+                server.stop()
+            short, untold = check_stored_tables(db, live.heard())
+            live_errors = server.errors()
+            live_log = server.log.read_text(errors="replace").splitlines()
         if args.clicks:
             with contextlib.ExitStack() as stack:
                 servers: dict[str, tuple[int, Path | str, Server]] = {}
@@ -201,23 +232,10 @@ def main() -> None:
                 for _, _, server in servers.values():
                     server.stop()  # so that its log is whole (its schema is dropped after)
                 for label, one in found.items():
-                    short = check_stored(one.db, answered(one.players))
-                    rows.append((label, one.tally, short, one.server.errors(), one.used))
+                    stored_short = check_stored(one.db, answered(one.players))
+                    rows.append((label, one.tally, stored_short, one.server.errors(), one.used))
                     if one.processes > 1:
                         spreads[label] = ", ".join("+".join(map(str, n)) for n in one.spreads)
-        with contextlib.ExitStack() as stack:
-            broker = stack.enter_context(redis_prefix(args.redis))
-            db: Path | str = here / "live.db"
-            if args.tables_on == "postgres":
-                db = stack.enter_context(postgres_schema(args.postgres))
-            server = Server(db, "--workers", "2", "--broker", broker, log=here / "live.log")
-            try:
-                live_tally, live = run(tables(server.port, args))
-            finally:
-                server.stop()
-            short, untold = check_stored_tables(db, live.heard())
-            live_errors = server.errors()
-            live_log = server.log.read_text(errors="replace").splitlines()
 
     print(
         f"{args.players} players clicking one battle as fast as each is answered, {args.seconds:g}"
@@ -259,6 +277,7 @@ def main() -> None:
         f" about every 1 s each for {args.table_seconds:g} s"
     )
     print(f"  flip to both told {live_figures(live_tally)}")
+    print(f"  sockets as the kernel gave them out: {'+'.join(map(str, held))}")
     print(
         f"  battles: lost {live_tally.lost}, duplicated {live_tally.duplicated}; stored short"
         f" {len(short)}, stored but never told {untold}; refused sockets"
