@@ -15,14 +15,16 @@ rate; no chance to win is asked (benchmarks/load.py measures it). The four serve
 and take turns (--turns of --seconds / --turns each, one server after another): this machine
 runs slower for a while now and then (its host slows it down after a minute or so of both
 cores busy), and turns slow each server alike rather than whichever was measured then. The
-live tables run first, on a machine not yet slowed by the clicks. At each turn's start the players' connections
-are spread evenly over the server's processes, as a load balancer in front of them would
-spread them (harness's `spread`); how the kernel gave them out is printed beside, since it
-hands a connection to whichever process accepts first, and a burst of them mostly to one. The
-live tables: --tables
-tables of two people, each flipping about once a second for --table-seconds, as in
-benchmarks/tables.py, with 2 processes on PostgreSQL and Redis; the kernel hands each socket
-to whichever process accepts it, so most tables have their two people on different processes.
+live tables run first, on a machine not yet slowed by the clicks. At each turn's start the
+players' connections are spread evenly over the server's processes, as a load balancer in
+front of them would spread them (harness's `spread`); how the kernel gave them out is printed
+beside, since it hands a connection to whichever process accepts first, and a burst of them
+mostly to one. The live tables: --tables tables of two people, each flipping about once a
+second for --table-seconds, as in benchmarks/tables.py, with 2 processes on PostgreSQL and
+Redis; the kernel hands each socket to whichever process accepts it, so most tables have their
+two people on different processes. Printed beside: how it gave them out, the cores each kind
+of process kept busy, and how late the client's own loop woke (a late wake delays every flip
+it times as much).
 
 The machine: 2 cores, shared by the client, the server processes, their worker processes,
 PostgreSQL and Redis. Each row says what a click cost each of them in CPU, and how many cores
@@ -47,12 +49,13 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from harness import (
     CPU_KINDS,
     Connection,
     LiveTables,
+    LoopLag,
     Player,
     Server,
     Tally,
@@ -168,15 +171,28 @@ def player(port: int, n: int) -> Player:
 
 async def tables(
     port: int, server_pid: int, args: argparse.Namespace
-) -> tuple[Any, LiveTables, list[int]]:
+) -> tuple[Any, LiveTables, Spent]:
     live = LiveTables(port, args.tables, 1.0, first_address=2)
     await live.open()
     await live.join()
     await asyncio.sleep(1.0)
     held = Counter(serving(server_pid, port).values())  # how the kernel gave the sockets out
-    tally = await live.play(args.table_seconds)
+    lag = LoopLag()
+    before = cpu_by_kind(server_pid)
+    tally, _ = await asyncio.gather(live.play(args.table_seconds), lag.run(args.table_seconds))
+    after = cpu_by_kind(server_pid)
     await live.close()
-    return tally, live, sorted(held.values(), reverse=True)
+    busy = {kind: (after[kind] - before[kind]) / args.table_seconds for kind in CPU_KINDS}
+    return tally, live, Spent(sorted(held.values(), reverse=True), lag, busy)
+
+
+class Spent(NamedTuple):
+    """What the live tables' processes did: how the kernel gave their sockets out, how late
+    the client's loop woke, and the cores each kind of process kept busy."""
+
+    held: list[int]
+    lag: LoopLag
+    busy: dict[str, float]
 
 
 def main() -> None:
@@ -277,7 +293,11 @@ def main() -> None:
         f" about every 1 s each for {args.table_seconds:g} s"
     )
     print(f"  flip to both told {live_figures(live_tally)}")
-    print(f"  sockets as the kernel gave them out: {'+'.join(map(str, held))}")
+    print(f"  sockets as the kernel gave them out: {'+'.join(map(str, held.held))}")
+    cores = ", ".join(f"{kind} {held.busy[kind]:.2f}" for kind in CPU_KINDS)
+    worst = max(held.lag.lags, default=float("nan")) * 1000
+    late = f"p99 {ms(held.lag.lags, 0.99):.1f} ms, worst {worst:.1f} ms"
+    print(f"  cores busy: {cores}; the client's own loop woke late by {late}")
     print(
         f"  battles: lost {live_tally.lost}, duplicated {live_tally.duplicated}; stored short"
         f" {len(short)}, stored but never told {untold}; refused sockets"
