@@ -28,7 +28,8 @@ same way.
   `Footprint`: the sum of their proportional sizes (PSS, each shared page split among the
   processes sharing it; the targets' figure) and of their whole resident sizes (RSS, which
   counts the pages the server and its worker share once for each); `cpu_seconds` the processor
-  time they used, and `cpu_by_kind` the machine's by client, servers, PostgreSQL and Redis.
+  time they used, and `cpu_by_kind` and `cpu_spent` the machine's by client, servers,
+  PostgreSQL and Redis.
 - `ms`, `figures`, `live_figures`, `failure_lines`, `target`: how the figures are printed.
 """
 
@@ -857,28 +858,40 @@ def cpu_of_process(pid: int) -> float:
 CPU_KINDS = ("client", "servers", "PostgreSQL", "Redis")
 
 
-def cpu_by_kind(server_pid: int) -> dict[str, float]:
-    """The processor time used so far on this machine by the client (this process), the
-    server and its descendants, PostgreSQL's processes and Redis's (by their names in /proc)."""
+def cpu_by_kind(server_pid: int) -> dict[tuple[str, int], float]:
+    """The processor time used so far by each process on this machine of the client (this
+    process), the server and its descendants, PostgreSQL and Redis (by their names in /proc),
+    as (kind, pid) -> seconds; `cpu_spent` says what each kind used between two of these."""
     tree = set(process_tree(server_pid))
-    used = dict.fromkeys(CPU_KINDS, 0.0)
-    used["client"] = cpu_of_process(os.getpid())
+    used = {("client", os.getpid()): cpu_of_process(os.getpid())}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         pid = int(entry)
         if pid in tree:
-            used["servers"] += cpu_of_process(pid)
+            used["servers", pid] = cpu_of_process(pid)
             continue
         try:
             name = Path(f"/proc/{entry}/comm").read_text()
         except OSError:
             continue
         if name.startswith("postgres"):
-            used["PostgreSQL"] += cpu_of_process(pid)
+            used["PostgreSQL", pid] = cpu_of_process(pid)
         elif name.startswith("redis-server"):
-            used["Redis"] += cpu_of_process(pid)
+            used["Redis", pid] = cpu_of_process(pid)
     return used
+
+
+def cpu_spent(
+    before: dict[tuple[str, int], float], after: dict[tuple[str, int], float]
+) -> dict[str, float]:
+    """The seconds each kind of process used from `before` to `after` (each a `cpu_by_kind`),
+    process by process: one started since counts from nothing, one ended since (a database
+    connection closed) drops out rather than taking its whole life's time off."""
+    spent = dict.fromkeys(CPU_KINDS, 0.0)
+    for (kind, pid), seconds in after.items():
+        spent[kind] += seconds - before.get((kind, pid), 0.0)
+    return spent
 
 
 # -- the server and its memory ------------------------------------------------------------------

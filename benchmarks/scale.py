@@ -63,6 +63,7 @@ from harness import (
     check_stored,
     check_stored_tables,
     cpu_by_kind,
+    cpu_spent,
     live_figures,
     loopback,
     ms,
@@ -127,9 +128,9 @@ class Clicked:
         self.spreads.append(await spread(conns, self.server.process.pid, self.processes))
         before = cpu_by_kind(self.server.process.pid)
         tally = await play(self.players, seconds, think=0.0)
-        after = cpu_by_kind(self.server.process.pid)
+        spent = cpu_spent(before, cpu_by_kind(self.server.process.pid))
         for kind in CPU_KINDS:
-            self.used[kind] += after[kind] - before[kind]
+            self.used[kind] += spent[kind]
         self.tally.clicks += tally.clicks
         self.tally.failures.update(tally.failures)
         for kind, example in tally.examples.items():
@@ -180,9 +181,9 @@ async def tables(
     lag = LoopLag()
     before = cpu_by_kind(server_pid)
     tally, _ = await asyncio.gather(live.play(args.table_seconds), lag.run(args.table_seconds))
-    after = cpu_by_kind(server_pid)
+    spent = cpu_spent(before, cpu_by_kind(server_pid))
     await live.close()
-    busy = {kind: (after[kind] - before[kind]) / args.table_seconds for kind in CPU_KINDS}
+    busy = {kind: spent[kind] / args.table_seconds for kind in CPU_KINDS}
     return tally, live, Spent(sorted(held.values(), reverse=True), lag, busy)
 
 
