@@ -389,8 +389,9 @@ def test_the_server_processes_of_a_supervisor_killed_outright_stop(
     """`kill -9` of `cardwar serve --workers 2` itself (uvicorn's supervisor, which cannot stop
     its processes then): each of its server processes stops on its own, and the port is free
     for the next start, rather than served by orphans. The kill comes as soon as one process
-    serves, at times while the other still starts (a CI run met it): such a one had taken its new parent (after the
-    kill) for its supervisor and lived on, until the supervisor's id was handed to it."""
+    serves, at times while the other still starts (a CI run met it): such a one had taken its
+    new parent (after the kill) for its supervisor and lived on, until the supervisor's id was
+    handed to it."""
     server = serve(tmp_path / "cardwar.db", broker, tmp_path, "workers", "--workers", "2")
     try:
         assert server.process is not None
