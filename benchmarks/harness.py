@@ -206,8 +206,9 @@ class Connection:
     or chunked). Like a browser it keeps the cookie the server sets (unless `keep_cookie` is
     off) and sends it back, and it sends a request again on a new connection when the server
     had closed the idle one without reading it. After a request that failed half-way, the next
-    one opens a new connection. It reads with an asyncio Protocol, not streams: a click costs
-    the client about half the CPU (the client's CPU is the server's machine's too)."""
+    one opens a new connection. It reads with an asyncio Protocol, not streams: a click cost
+    the client about 100 µs instead of 120 to 140 in benchmarks/scale.py (the client's CPU is
+    the server's machine's too)."""
 
     def __init__(
         self, port: int, cookie: str = "", *, keep_cookie: bool = True, local: str | None = None
@@ -314,35 +315,14 @@ class Connection:
         self._socket = None
 
 
-async def read_answer(reader: asyncio.StreamReader, head: bytes = b"") -> Answer:
-    """Read one HTTP/1.1 answer (after its `head`, the status line and headers up to the empty
-    line, if that was read already): status, headers (lower-case names), body by length or
-    chunks. The head is read in one piece, not a line at a time: each read is a wait on the
-    event loop, and the client's CPU is the server's machine's too."""
-    if not head:
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-        except asyncio.IncompleteReadError as error:
-            if error.partial:
-                raise
-            raise EOFError("the server closed the connection") from None
-    status_line, *lines = head.decode("latin-1").split("\r\n")
-    headers: dict[str, str] = {}
-    for line in lines:
-        if line:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        parts = []
-        while size := int((await reader.readline()).split(b";")[0], 16):
-            parts.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-        while await reader.readline() not in (b"\r\n", b""):
-            pass  # trailers
-        body = b"".join(parts)
-    else:
-        body = await reader.readexactly(int(headers.get("content-length", "0")))
-    return Answer(int(status_line.split()[1]), headers, body)
+async def read_answer(reader: asyncio.StreamReader) -> Answer:
+    """Read one HTTP/1.1 answer from a stream, taken apart as `AnswerReader` does (for a
+    connection of one answer: any bytes after it are dropped)."""
+    answers = AnswerReader()
+    while data := await reader.read(65536):
+        if (answer := answers.feed(data)) is not None:
+            return answer
+    raise EOFError("the server closed the connection" + (" mid-answer" if answers.buffer else ""))
 
 
 def made_up_cookie() -> str:
@@ -369,6 +349,17 @@ class Tally:
         self.failures[kind] += 1
         self.examples.setdefault(kind, example[:90])
         self.who.setdefault(kind, set()).add(id(player))
+
+    def add(self, other: Tally) -> None:
+        """Count what `other` met (a later stretch of the same players) as met here too."""
+        self.clicks += other.clicks
+        self.chances += other.chances
+        self.failures.update(other.failures)
+        for kind, example in other.examples.items():
+            self.examples.setdefault(kind, example)
+        for kind, players in other.who.items():
+            self.who.setdefault(kind, set()).update(players)
+        self.elapsed += other.elapsed
 
 
 @dataclass
@@ -989,7 +980,8 @@ async def spread(conns: list[Connection], server_pid: int, processes: int) -> li
     """Open `conns` and move them (close one, open it again) until each of the server's
     `processes` holds as many as the others, give or take one, as a load balancer in front of
     them would spread them. The kernel gives a new connection to whichever process accepts
-    first, which leaves long-lived connections uneven (30 and 10 of 40 are usual): a
+    first, which leaves long-lived connections uneven (33 and 7, or 39 and 1, of 40 in
+    benchmarks/scale.py): a
     measurement of the processes, not of that luck. Returns how many each held first."""
     first: list[int] = []
     for _ in range(20 * len(conns)):

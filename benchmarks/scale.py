@@ -131,17 +131,14 @@ class Clicked:
         spent = cpu_spent(before, cpu_by_kind(self.server.process.pid))
         for kind in CPU_KINDS:
             self.used[kind] += spent[kind]
-        self.tally.clicks += tally.clicks
-        self.tally.failures.update(tally.failures)
-        for kind, example in tally.examples.items():
-            self.tally.examples.setdefault(kind, example)
-        self.tally.elapsed += tally.elapsed
+        self.tally.add(tally)
 
 
 async def clicks(found: dict[str, Clicked], args: argparse.Namespace) -> None:
     """Every server's players click in turns of --seconds / --turns, the servers one after
-    another, each turn starting with the next: a machine that runs slower for a while (a
-    neighbour on its host) slows each server alike, not the one measured then."""
+    another, each turn starting with the next: a machine that runs slower for a while (its
+    host slows it after a minute or so of both cores busy) slows each server alike, not the
+    one measured then."""
     for one in found.values():
         await come_in(one.players)
     labels = list(found)
