@@ -15,6 +15,7 @@ import redis
 
 from cardwar.cli import main
 from cardwar.web.broker import Broker, BrokerDown, RedisHub, shown, split_url
+from cardwar.web.tasks import stop
 
 from helpers import ClientFactory
 
@@ -98,6 +99,56 @@ def test_a_lost_subscription_drops_its_listeners_and_comes_back(broker: str) -> 
         admin.close()
     assert lost is None and dropped
     assert again == {"type": "again"}
+
+
+def test_a_task_whose_cancellation_was_lost_is_stopped_all_the_same() -> None:
+    """A task that goes on after a cancellation (as Python 3.11's wait_for lets one, under
+    every broker command) ends at the next: `stop` cancels it until it has."""
+
+    async def run() -> tuple[int, bool]:
+        lost = 0
+
+        async def chore() -> None:
+            nonlocal lost
+            while True:
+                try:
+                    await asyncio.sleep(3600)
+                except asyncio.CancelledError:
+                    if lost < 2:  # lost, twice: the chore goes on
+                        lost += 1
+                        continue
+                    raise
+
+        task = asyncio.create_task(chore())
+        await asyncio.sleep(0)  # it waits in its sleep
+        await asyncio.wait_for(stop(task), WAIT_S)
+        return lost, task.cancelled()
+
+    assert asyncio.run(run()) == (2, True)
+
+
+def test_a_loop_of_broker_commands_stops_whenever_it_is_stopped(broker: str) -> None:
+    """The live tables' tick talks to the broker: stopped at any moment (the server shuts
+    down), it ends, whichever command it was in (a `cancel()` alone was lost in a third of
+    such moments, and a server process never ended)."""
+
+    async def run() -> None:
+        client = Broker(broker)
+        try:
+            for n in range(36):
+
+                async def chore() -> None:
+                    while True:
+                        await client.call(lambda: client.redis.set(client.key("beat"), b"1"))
+
+                task = asyncio.create_task(chore())
+                for _ in range(n % 12):  # a moment of its own in the commands' round trips
+                    await asyncio.sleep(0)
+                await asyncio.wait_for(stop(task), WAIT_S)  # a task gone on: TimeoutError
+        finally:
+            await client.close()
+
+    asyncio.run(run())
 
 
 def test_a_broker_out_of_reach_is_said_and_nothing_is_sent() -> None:

@@ -28,6 +28,7 @@ from cardwar.web.players import PlayerIds, Players
 from cardwar.web.rounds import Rounds
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
+from cardwar.web.tasks import stop
 from cardwar.web.workers import Worker
 
 if TYPE_CHECKING:
@@ -132,9 +133,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         starting.ready()
     yield
     for chore in chores:
-        chore.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await chore
+        await stop(chore)
     await live.hub.stop()
     if broker is not None:
         await broker.close()

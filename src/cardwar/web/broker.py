@@ -34,6 +34,7 @@ from redis.exceptions import RedisError
 from cardwar.errors import CardwarError
 from cardwar.web.errors import BrokerDown
 from cardwar.web.hub import LocalHub, Message
+from cardwar.web.tasks import stop
 
 __all__ = ["Broker", "BrokerDown", "BrokerUrlError", "RedisHub", "shown", "split_url"]
 
@@ -183,9 +184,7 @@ class RedisHub:
     async def stop(self) -> None:
         """Stop listening."""
         if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+            await stop(self._reader)
 
     async def publish(self, channel: str, message: Message) -> None:
         data = json.dumps(message, ensure_ascii=False, separators=(",", ":"))

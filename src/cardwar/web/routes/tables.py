@@ -40,6 +40,7 @@ from cardwar.web.live_schemas import (
 from cardwar.web.routing import RequestRoute, body_openapi, errors
 from cardwar.web.schemas import seat_values
 from cardwar.web.settings import LOOPBACK_HOSTS
+from cardwar.web.tasks import stop
 
 router = APIRouter()
 
@@ -306,9 +307,7 @@ async def talk(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await reading
+            await stop(reading)
             await leave(live, code, who)
 
 
