@@ -156,12 +156,15 @@ def reach_broker(url: str) -> None:
 
     from redis.exceptions import RedisError
 
-    from cardwar.web.broker import Broker, shown
+    from cardwar.web.broker import COMMAND_S, Broker, shown
 
     async def answer() -> str | None:
         broker = Broker(url)
         try:
-            await broker.redis.ping()
+            async with asyncio.timeout(COMMAND_S):
+                await broker.redis.ping()
+        except TimeoutError:
+            return f"no answer in {COMMAND_S:g} s"
         except (RedisError, OSError) as error:
             return " ".join(str(error).split())
         finally:

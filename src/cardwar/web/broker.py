@@ -47,6 +47,9 @@ TABLES = "table"
 CONNECTIONS = 50
 """Connections to the broker one process keeps at most (each command holds one for a round
 trip; a subscription one of its own)."""
+COMMAND_S = 5.0
+"""How long a command may take, its round trip to the broker included, before the broker is
+taken to be out of reach."""
 RETRY_S = (0.1, 0.2, 0.5, 1.0, 2.0)
 """How long the hub waits before each try to reach a lost broker again (the last, from then
 on)."""
@@ -89,12 +92,17 @@ class Broker:
         # a subscription that came back after a gap drops its listeners, never hides the gap.
         # At most CONNECTIONS at once, a command waiting its turn for one (redis-py's default
         # pool refuses the 101st: "Too many connections", 500 live tables over two processes).
+        # No socket timeout of redis-py's (its default since 8.0 is 5 s): with one, it writes
+        # every command under `asyncio.wait_for`, which in Python 3.11 loses a cancellation
+        # that comes as the write ends (a server's tick went on after its shutdown had
+        # cancelled it, tasks.py); `call` times each command itself, with `asyncio.timeout`,
+        # which loses none.
         pool = redis.BlockingConnectionPool.from_url(
             address,
             max_connections=CONNECTIONS,
-            timeout=5.0,
+            timeout=COMMAND_S,
             socket_connect_timeout=2.0,
-            socket_timeout=5.0,
+            socket_timeout=None,
             health_check_interval=10,
             retry=Retry(NoBackoff(), 0),
         )
@@ -108,9 +116,10 @@ class Broker:
 
     async def call(self, command: Callable[[], Awaitable[T]]) -> T:
         """`command()`'s result; BrokerDown (logged once a loss) if the broker is out of
-        reach."""
+        reach, or has not answered in COMMAND_S."""
         try:
-            result = await command()
+            async with asyncio.timeout(COMMAND_S):
+                result = await command()
         except (RedisError, OSError) as error:
             self.lost(error)
             await self._forget_idle()

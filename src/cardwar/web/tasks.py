@@ -8,6 +8,10 @@ the live tables' tick went on after a server's shutdown had cancelled it, the sh
 it for ever, and the process never ended (a `--workers` process whose supervisor was killed, one
 start in eight; a loop of broker commands, cancelled at 300 random moments, went on 133 times;
 without the socket timeout, which is where redis-py calls `wait_for`, none of 200 did).
+
+The broker's client now runs without that socket timeout (broker.py), so a cancellation of a
+task at its commands is not lost; `stop` still cancels until the task has ended, for any other
+`wait_for` a task may be in when a server shuts down.
 """
 
 from __future__ import annotations
