@@ -148,7 +148,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     worker = Worker()
     broker: Broker | None = None
     hub: Hub = LocalHub()
-    shared: Shared = HereOnly()
+    shared: Shared = HereOnly(hub)
     if settings.broker is not None:
         from cardwar.web.broker import Broker, RedisHub  # redis-py, only for a broker
         from cardwar.web.live_shared import InRedis

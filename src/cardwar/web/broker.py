@@ -33,7 +33,7 @@ from redis.exceptions import RedisError
 
 from cardwar.errors import CardwarError
 from cardwar.web.errors import BrokerDown
-from cardwar.web.hub import LocalHub, Message
+from cardwar.web.hub import LocalHub, Message, said
 from cardwar.web.tasks import stop
 
 __all__ = ["Broker", "BrokerDown", "BrokerUrlError", "RedisHub", "shown", "split_url"]
@@ -114,6 +114,10 @@ class Broker:
         """A key or channel of this server: the prefix, then `parts` joined by colons."""
         return self.prefix + ":".join(parts)
 
+    def channel(self, code: str) -> str:
+        """The channel of the live table with this invite code."""
+        return self.key(TABLES, code)
+
     async def call(self, command: Callable[[], Awaitable[T]]) -> T:
         """`command()`'s result; BrokerDown (logged once a loss) if the broker is out of
         reach, or has not answered in COMMAND_S."""
@@ -178,8 +182,8 @@ class RedisHub:
     def __init__(self, broker: Broker) -> None:
         self.broker = broker
         self._local = LocalHub()
-        self._pattern = broker.key(TABLES, "*")
-        self._cut = len(broker.key(TABLES, ""))
+        self._pattern = broker.channel("*")
+        self._cut = len(broker.channel(""))
         self._reader: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
 
@@ -196,8 +200,7 @@ class RedisHub:
             await stop(self._reader)
 
     async def publish(self, channel: str, message: Message) -> None:
-        data = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        key = self.broker.key(TABLES, channel)
+        data, key = said(message), self.broker.channel(channel)
         await self.broker.call(lambda: self.broker.redis.publish(key, data))
 
     @asynccontextmanager

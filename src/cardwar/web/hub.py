@@ -11,6 +11,7 @@ sends it the whole table)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
@@ -18,6 +19,11 @@ from typing import Any, Protocol
 Message = dict[str, Any]
 QUEUE = 256
 """Messages one listener may have waiting before it is dropped as too slow."""
+
+
+def said(message: Message) -> str:
+    """A message as JSON text, as a socket sends it (and a broker carries it)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class Subscription(Protocol):

@@ -119,7 +119,7 @@ class LiveTables(Doors):
             row = row.with_seat(seat, TableSeat("person", _name(row, seat, name), player))
             await self._save(presence, row)
             await self._reseat(row)
-        await self._tell(code, {"type": "seated", "seat": seat, "name": row.seats[seat].name})
+            self._tell(presence, {"type": "seated", "seat": seat, "name": row.seats[seat].name})
         return Seated(seat, host=seat == HOST)
 
     async def flip(self, code: str, who: Seated, battle: int | None) -> None:
@@ -136,7 +136,7 @@ class LiveTables(Doors):
                 presence.deadline = self._clock() + presence.row.clock_s
             waiting = self._waiting(presence, round_)
             if waiting:
-                await self._tell(code, {"type": "flipped", "seat": seat, "waiting": waiting})
+                self._tell(presence, {"type": "flipped", "seat": seat, "waiting": waiting})
                 return
             await self._play(presence, 1, by="flips")
 
@@ -163,7 +163,7 @@ class LiveTables(Doors):
             if now - presence.reacted.get(who.seat, float("-inf")) < 1.0:
                 raise TableRefused("One reaction a second, please.")
             presence.reacted[who.seat] = now
-        await self._tell(code, {"type": "reaction", "seat": who.seat, "emoji": emoji})
+            self._tell(presence, {"type": "reaction", "seat": who.seat, "emoji": emoji})
 
     async def stand_up(self, code: str, who: Seated) -> None:
         """A person other than the host leaves the table: their seat is free again (the host
@@ -181,7 +181,7 @@ class LiveTables(Doors):
             presence.away_since.pop(seat, None)
             await self._save(presence, row)
             await self._reseat(row)
-            await self._tell(code, {"type": "left", "seat": seat, "name": name})
+            self._tell(presence, {"type": "left", "seat": seat, "name": name})
 
     async def give(self, code: str, who: Seated, seat: int) -> None:
         """The host gives a person's seat to the computer: one no one has taken, or one whose
@@ -212,7 +212,7 @@ class LiveTables(Doors):
             presence.away_since.pop(seat, None)
             await self._save(presence, row)
             await self._reseat(row)
-            await self._tell(code, {"type": "given", "seat": seat, "name": name})
+            self._tell(presence, {"type": "given", "seat": seat, "name": name})
             round_ = await self._round(presence)
             if (
                 round_["outcome"] is None
@@ -238,7 +238,7 @@ class LiveTables(Doors):
             presence.deadline = None
             await self._save(presence, row)
             await self._reseat(row)
-            await self._tell(code, await self.state(code, event="dealt", held=True))
+            self._tell(presence, await self.state(code, event="dealt", held=True))
 
     def _deal_next(self, row: TableRow) -> tuple[str, str | None]:
         seats = tuple(Seat(seat.kind, seat.name) for seat in row.seats)

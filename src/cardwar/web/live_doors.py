@@ -56,7 +56,7 @@ class Doors(Room):
         try:
             async with self.held(presence):  # which counts it in the presence of every process
                 if presence.away_since.pop(who.seat, None) is not None:
-                    await self._tell(code, {"type": "back", "seat": who.seat})
+                    self._tell(presence, {"type": "back", "seat": who.seat})
         except BrokerDown:
             raise  # the socket's route counts it out (`leave`), as it tells it to come again
         except BaseException:
@@ -95,7 +95,7 @@ class Doors(Room):
                 and await self.sockets_at(presence, seat) == 0
             ):
                 presence.away_since[seat] = self._clock()
-                await self._tell(code, {"type": "away", "seat": seat})
+                self._tell(presence, {"type": "away", "seat": seat})
 
     async def sockets_at(self, presence: Presence, seat: int) -> int:
         """The sockets open at `seat` in the processes serving now (a process that died holds

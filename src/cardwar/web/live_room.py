@@ -57,7 +57,7 @@ class Room:
     ) -> None:
         self.store, self.rounds, self.matches, self.hub = store, rounds, matches, hub
         self.settings = settings
-        self.shared: Shared = shared if shared is not None else HereOnly()
+        self.shared: Shared = shared if shared is not None else HereOnly(hub)
         self._clock = settings.clock
         self._tables: dict[str, Presence] = {}
         self.sockets = 0
@@ -134,7 +134,7 @@ class Room:
             if presence.row.closed is not None:
                 return  # closed while this waited (the host, and the idle clock, at once)
             await self._save(presence, replace(presence.row, closed=reason))
-            await self._tell(code, {"type": "closed", "reason": reason})
+            self._tell(presence, {"type": "closed", "reason": reason})
         self._tables.pop(code, None)
 
     async def state(self, code: str, event: str | None = None, *, held: bool = False) -> Message:
@@ -257,7 +257,7 @@ class Room:
             if row.match_id is not None:
                 match = await run_in_threadpool(self.matches.get, row.match_id)
                 message["match"] = _without_ids(match)
-        await self._tell(row.code, message)
+        self._tell(presence, message)
 
     async def _tally(self, code: str) -> list[dict[str, Any]]:
         """Each person's rounds at the table, by name: `[{"name", "won", "lost", "drawn"}]`."""
@@ -274,8 +274,12 @@ class Room:
         seats = tuple(Seat(seat.kind, seat.name) for seat in row.seats)
         await run_in_threadpool(self.rounds.reseat, row.round_id, seats)
 
-    async def _tell(self, code: str, message: Message) -> None:
-        await self.hub.publish(code, message)
+    @staticmethod
+    def _tell(presence: Presence, message: Message) -> None:
+        """Tell every socket of the table `message`, as this holder lets the table go (after
+        what was told before it): call it holding the table."""
+        assert presence.lock.locked(), "told without holding the table"
+        presence.told.append(message)
 
 
 def four_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:

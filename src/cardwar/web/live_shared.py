@@ -8,6 +8,11 @@ table's lock, nothing more). A server with a broker keeps it in Redis as well (`
 holding takes the table's Redis lock too, reads the presence the last holder left, and writes it
 back as it lets go; a row another process saved meanwhile is read again from the database.
 
+What is told at a table is told holding it (`Presence.told`), and goes out as the table is let go,
+after everything told before and before the next holder's: in memory, to the hub's listeners; in
+Redis, published on the table's channel by the script that writes the presence back and lets go,
+so that a flip costs two round trips to the broker (take, give back), not three.
+
 Sockets are counted by process, so that the sockets of a process that died (`kill -9`) stop
 counting once its heartbeat lapses: a seat whose person had them alone is then away.
 
@@ -28,9 +33,10 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from cardwar.web.errors import BrokerDown
+from cardwar.web.hub import Hub, Message, said
 from cardwar.web.store.live import TableRow
 
 if TYPE_CHECKING:
@@ -58,9 +64,14 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 end
 return {0, false, false}
 """
-# Write the presence (and the round's note, if any) back and let go, in one round trip, only if
-# the lock is still ours.
+# Publish what was told while held (ARGV[5] on, on the table's channel: KEYS[4]), then write the
+# presence (and the round's note, if any) back and let go, in one round trip, only if the lock is
+# still ours. What was told is published whoever holds the lock now: it was committed (a holder
+# whose lease lapsed told it as late as it was played).
 _GIVE_BACK = """
+for i = 5, #ARGV do
+  redis.call('PUBLISH', KEYS[4], ARGV[i])
+end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
   if ARGV[4] ~= '' then
@@ -112,6 +123,9 @@ class Presence:
     round_at: tuple[str, tuple[int, int]] | None = None
     """The table's round and its battles and clock as the table's last holder left them in the
     database (None: not known): a process whose round in memory has them need not read it."""
+    told: list[Message] = field(default_factory=list)
+    """What has been told at the table while this process holds it: sent, in order, as it lets
+    go (`Shared.held`)."""
 
 
 def process_name() -> str:
@@ -127,7 +141,8 @@ class Shared(Protocol):
 
     def held(self, presence: Presence, reload: Reload) -> Any:
         """An async context manager: the table held by this process while the block runs, its
-        presence (and row) as the last holder left them."""
+        presence (and row) as the last holder left them; what the block told
+        (`Presence.told`) goes out as it lets go, even if the block failed (it was committed)."""
 
     async def look(self, presence: Presence, reload: Reload) -> None:
         """Bring `presence` (and its row) up to date without holding the table."""
@@ -140,14 +155,23 @@ class Shared(Protocol):
 
 
 class HereOnly:
-    """The presence of a server of one process: in memory, held by the table's lock."""
+    """The presence of a server of one process: in memory, held by the table's lock; what is
+    told goes to the listeners of `hub`, in this process."""
 
     process = "here"
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
 
     @asynccontextmanager
     async def held(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
         async with presence.lock:
-            yield
+            try:
+                yield
+            finally:
+                told, presence.told = presence.told, []
+                for message in told:
+                    await self.hub.publish(presence.row.code, message)
 
     async def look(self, presence: Presence, reload: Reload) -> None:
         """Nothing to look at: this process is the only one."""
@@ -173,6 +197,7 @@ class InRedis:
     async def held(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
         code = presence.row.code
         keys = [self.broker.key(kind, code) for kind in ("lock", "live", "round")]
+        keys.append(self.broker.channel(code))
         token = secrets.token_hex(8)
         async with presence.lock:  # one asker of this process at a time takes the Redis lock
             # Taking and giving back run to their end even if the asker is cancelled (its socket
@@ -216,38 +241,34 @@ class InRedis:
             await asyncio.sleep(pause)  # another process holds the table: a moment
             pause = min(pause * 2, 0.02)
 
-    def _let_go(
-        self, keys: list[str], token: str, state: tuple[str, bytes] | None
-    ) -> asyncio.Future[Any]:
-        """Write `state` back (the presence and the round's note; None: leave them) and give
-        the lock back, if it is still ours.
-        If the broker is out of reach, BrokerDown, and it is tried again in the background
-        until the lease would have lapsed anyway (`_give_later`)."""
+    def _let_go(self, keys: list[str], token: str, state: Written | None) -> asyncio.Future[Any]:
+        """Publish what was told, write `state` back (the presence and the round's note; None:
+        leave them, and nothing was told) and give the lock back, if it is still ours.
+        If the broker is out of reach, BrokerDown, and the lock is given back in the background
+        once it answers, until the lease would have lapsed anyway (`_give_later`); what was
+        told is not published then, late (as a publish that failed was not: each message
+        carries the round as it stands, and a page that rejoins is shown the whole table)."""
         going = asyncio.ensure_future(self._give(keys, token, state, later=True))
         going.add_done_callback(_retrieved)
         return going
 
-    async def _give(
-        self, keys: list[str], token: str, state: tuple[str, bytes] | None, later: bool
-    ) -> None:
+    async def _give(self, keys: list[str], token: str, state: Written | None, later: bool) -> None:
         try:
             if state is None:
                 await self.broker.call(lambda: self._drop(keys=keys[:1], args=[token]))
             else:
-                kept, note = state
-                await self.broker.call(
-                    lambda: self._give_back(keys=keys, args=[token, kept, int(KEEP_S * 1000), note])
-                )
+                args: list[str | bytes | int] = [token, state.kept, int(KEEP_S * 1000)]
+                args += [state.note, *state.told]
+                await self.broker.call(lambda: self._give_back(keys=keys, args=args))
         except BrokerDown:
             if later:
-                retrying = asyncio.ensure_future(self._give_later(keys, token, state))
+                untold = None if state is None else state._replace(told=())
+                retrying = asyncio.ensure_future(self._give_later(keys, token, untold))
                 _GIVING.add(retrying)
                 retrying.add_done_callback(_GIVING.discard)
             raise
 
-    async def _give_later(
-        self, keys: list[str], token: str, state: tuple[str, bytes] | None
-    ) -> None:
+    async def _give_later(self, keys: list[str], token: str, state: Written | None) -> None:
         """Give back a lock whose giving back found the broker out of reach, once it answers
         again: a table is not held up for the rest of the lease by a broker that came back
         sooner. Ends when given back, or once the lease has lapsed."""
@@ -281,12 +302,25 @@ class InRedis:
         await self.broker.call(lambda: self.broker.redis.set(key, b"1", px=int(ALIVE_S * 1000)))
 
 
-def _written(presence: Presence) -> tuple[str, bytes]:
-    """What a holder writes back: the presence, and the note of where its round stands (empty:
-    none)."""
+class Written(NamedTuple):
+    """What a holder of a table gives back to Redis as it lets go."""
+
+    kept: str
+    """The presence, as JSON."""
+    note: bytes
+    """The note of where the table's round stands (empty: none)."""
+    told: tuple[str, ...]
+    """What was told while held, each message as the hub publishes it."""
+
+
+def _written(presence: Presence) -> Written:
+    """What a holder writes back (what was told is taken out of the presence)."""
     at = presence.round_at
     note = b"" if at is None else json.dumps([at[0], *at[1]]).encode()
-    return json.dumps(_state(presence), separators=(",", ":")), note
+    told, presence.told = presence.told, []
+    return Written(
+        json.dumps(_state(presence), separators=(",", ":")), note, tuple(map(said, told))
+    )
 
 
 def _round_note(note: bytes | None) -> tuple[str, tuple[int, int]] | None:
