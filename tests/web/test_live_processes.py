@@ -165,6 +165,31 @@ def test_people_on_two_processes_see_each_battle_once_and_in_order(
     assert [number for number, _ in heard["ann"]] == list(range(1, 9))
 
 
+def test_a_person_seated_through_one_process_is_named_by_the_other_and_tallied(
+    two_servers: list[LiveServer],
+) -> None:
+    """The other process holds the table's round in memory from before Mia sat down (through
+    the first): the battles it plays name her, and her round counts in the table's tally
+    under her name (its copy of the round must not outlive her sitting down)."""
+    one, other = two_servers
+    ann, mia = Person(one), Person(one)
+    code = open_table(ann)
+    ann.join(code, through=other)  # the other process reads the table's round now
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})  # through the first
+    mia.join(code)
+    mia.flip(1)
+    ann.until("flipped")
+    ann.flip(1)  # the second flip: the other process plays the battle
+    played = ann.until("played")
+    assert [seat["name"] for seat in played["round"]["seats"]] == ["Ann", "Mia"]
+    assert ann.ws is not None
+    ann.ws.send(json.dumps({"type": "play", "to_end": True}))  # the host, through the other
+    ended = ann.until("played")
+    assert ended["round"]["outcome"] is not None
+    assert [seat["name"] for seat in ended["round"]["seats"]] == ["Ann", "Mia"]
+    assert sorted(score["name"] for score in ended["tally"]) == ["Ann", "Mia"]
+
+
 def test_a_process_killed_mid_round_loses_its_people_nothing(
     two_servers: list[LiveServer],
 ) -> None:

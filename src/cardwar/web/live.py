@@ -241,7 +241,7 @@ class LiveTables(Doors):
             self._tell(presence, await self.state(code, event="dealt", held=True))
 
     def _deal_next(self, row: TableRow) -> tuple[str, str | None]:
-        seats = tuple(Seat(seat.kind, seat.name) for seat in row.seats)
+        seats = row.round_seats()
         if row.match_id is not None:
             match = self.matches.get(row.match_id)
             if not match["over"]:
@@ -305,7 +305,7 @@ def _name(row: TableRow, seat: int, name: str) -> str:
         shown = other.name or default_name(index, other.kind, players)
         if index != seat and wanted and shown.casefold() == wanted:
             raise TableRefused(f"name: {shown} sits at this table already; choose another name")
-    chosen = [Seat(s.kind, s.name) for s in row.seats]
+    chosen = list(row.round_seats())
     chosen[seat] = Seat("person", name)
     try:
         checked = check_seats(four_seats(chosen), len(row.seats))

@@ -188,6 +188,7 @@ class Room:
         table's last holder left it (`Presence.round_at`) is not read from the database again:
         only a holder of the table plays its round."""
         round_id = presence.row.round_id
+        self._seated_since(presence)
         known = None
         if presence.round_at is not None and presence.round_at[0] == round_id:
             known = presence.round_at[1]
@@ -199,6 +200,14 @@ class Room:
         assert shown is not None
         self._note_round(presence)
         return shown
+
+    def _seated_since(self, presence: Presence) -> None:
+        """Let go of the table's round in memory if its seats are not the table's: another
+        process has seated someone since it was read (their battles and clock unchanged, so
+        nothing else would say so), and it is read again, seats and all."""
+        live = self.rounds.held.get(presence.row.round_id)
+        if live is not None and live.seats != presence.row.round_seats():
+            self.rounds.held.forget(presence.row.round_id)
 
     def _note_round(self, presence: Presence) -> None:
         """Keep in the presence where the table's round stands in the database now, as this
@@ -222,6 +231,7 @@ class Room:
         """Play (holding the table's lock), commit, then tell every socket: `count` battles, or
         to the round's end with None."""
         row = presence.row
+        self._seated_since(presence)
         battles: list[dict[str, Any]] = []
         played = 0
         while True:
@@ -271,8 +281,7 @@ class Room:
         presence.saved = secrets.token_hex(4)  # the other processes read the row again
 
     async def _reseat(self, row: TableRow) -> None:
-        seats = tuple(Seat(seat.kind, seat.name) for seat in row.seats)
-        await run_in_threadpool(self.rounds.reseat, row.round_id, seats)
+        await run_in_threadpool(self.rounds.reseat, row.round_id, row.round_seats())
 
     @staticmethod
     def _tell(presence: Presence, message: Message) -> None:

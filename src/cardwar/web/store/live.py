@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cardwar.web.seats import Seat
 from cardwar.web.store.players import PlayerTables
 from cardwar.web.store.rows import PersonScore
 
@@ -45,6 +46,11 @@ class TableRow:
         seats = list(self.seats)
         seats[index] = seat
         return replace(self, seats=tuple(seats))
+
+    def round_seats(self) -> tuple[Seat, ...]:
+        """The seats of the table's round: each seat's kind and name (whoever holds it aside).
+        The round's are always these: whoever changes the table's seats reseats its round."""
+        return tuple(Seat(seat.kind, seat.name) for seat in self.seats)
 
     def state(self) -> str:
         """What the row's `state` column holds: everything but the codes, host and times."""
