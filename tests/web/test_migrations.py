@@ -77,7 +77,7 @@ def test_head_is_the_newest_revision_and_the_revisions_are_one_line() -> None:
     scripts = ScriptDirectory.from_config(config)
     assert scripts.get_heads() == [HEAD]
     line = [script.revision for script in scripts.walk_revisions("base", "heads")]
-    assert line == [f"{n:04}" for n in range(int(HEAD), 0, -1)]  # 0006 back to 0001, no branch
+    assert line == [f"{n:04}" for n in range(int(HEAD), 0, -1)]  # 0007 back to 0001, no branch
 
 
 def test_a_database_from_before_alembic_upgrades_in_place_with_nothing_lost(
@@ -195,6 +195,19 @@ def test_a_new_postgresql_database_gets_every_revision_once_even_from_two_at_onc
         assert len(store.secret()) == 32
     finally:
         store.close()
+
+
+def test_postgresql_fills_the_pages_of_rounds_half_full(postgres: str) -> None:
+    """A click's new version of its round's row finds room on its page (docs/deploy.md)."""
+    store = Store(postgres)
+    try:
+        found = store._db.execute(
+            "SELECT reloptions FROM pg_class WHERE relname = 'rounds'"
+            " AND relnamespace = current_schema()::regnamespace"
+        ).fetchone()
+    finally:
+        store.close()
+    assert found is not None and found[0] == ["fillfactor=50"]
 
 
 def test_a_database_out_of_reach_is_named_and_nothing_is_made(tmp_path: Path) -> None:

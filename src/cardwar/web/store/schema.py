@@ -17,7 +17,7 @@ from typing import Any
 
 from cardwar.web.store.engines import Connection, DatabaseError, Where
 
-HEAD = "0006"
+HEAD = "0007"
 """The newest revision in `migrations/versions/` (tests/web/test_migrations.py holds them to it)."""
 MIGRATIONS = Path(__file__).parent / "migrations"
 # Any number, the same in every cardwar: the PostgreSQL lock two processes upgrading at once
