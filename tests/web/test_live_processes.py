@@ -169,14 +169,17 @@ def test_a_person_seated_through_one_process_is_named_by_the_other_and_tallied(
     two_servers: list[LiveServer],
 ) -> None:
     """The other process holds the table's round in memory from before Mia sat down (through
-    the first): the battles it plays name her, and her round counts in the table's tally
-    under her name (its copy of the round must not outlive her sitting down)."""
+    the first): a watcher who joins through it is shown her at the table's round, the battles
+    it plays name her, and her round counts in the table's tally under her name (its copy of
+    the round must not outlive her sitting down)."""
     one, other = two_servers
-    ann, mia = Person(one), Person(one)
+    ann, mia, watcher = Person(one), Person(one), Person(one)
     code = open_table(ann)
-    ann.join(code, through=other)  # the other process reads the table's round now
+    watch = ann.join(code, through=other)["watch"]  # the other process reads the round now
     mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})  # through the first
     mia.join(code)
+    shown = watcher.join(watch, through=other, path="/api/watch/{}/live")
+    assert [seat["name"] for seat in shown["round"]["seats"]] == ["Ann", "Mia"]
     mia.flip(1)
     ann.until("flipped")
     ann.flip(1)  # the second flip: the other process plays the battle

@@ -97,6 +97,7 @@ class Room:
         """The table held by this request while the block runs (its battles, seats and
         presence change only so), as the last holder, in any process, left it."""
         async with self.shared.held(presence, self._reload):
+            self._seated_since(presence)
             yield presence
 
     async def _reload(self, code: str) -> TableRow | None:
@@ -142,6 +143,7 @@ class Room:
         when the asker holds the table, and its presence is the newest there is)."""
         presence = await self.table(code, look=not held)
         row = presence.row
+        self._seated_since(presence)
         shown, last = await run_in_threadpool(self._round_and_last, row.round_id)
         match = None
         if row.match_id is not None:
@@ -188,7 +190,6 @@ class Room:
         table's last holder left it (`Presence.round_at`) is not read from the database again:
         only a holder of the table plays its round."""
         round_id = presence.row.round_id
-        self._seated_since(presence)
         known = None
         if presence.round_at is not None and presence.round_at[0] == round_id:
             known = presence.round_at[1]
@@ -204,7 +205,8 @@ class Room:
     def _seated_since(self, presence: Presence) -> None:
         """Let go of the table's round in memory if its seats are not the table's: another
         process has seated someone since it was read (their battles and clock unchanged, so
-        nothing else would say so), and it is read again, seats and all."""
+        nothing else would say so), and it is read again, seats and all. As the table is taken
+        (`held`), or shown (`state`): the table's row is the newest there is then."""
         live = self.rounds.held.get(presence.row.round_id)
         if live is not None and live.seats != presence.row.round_seats():
             self.rounds.held.forget(presence.row.round_id)
@@ -231,7 +233,6 @@ class Room:
         """Play (holding the table's lock), commit, then tell every socket: `count` battles, or
         to the round's end with None."""
         row = presence.row
-        self._seated_since(presence)
         battles: list[dict[str, Any]] = []
         played = 0
         while True:

@@ -2,12 +2,12 @@
 
 Python 3.11's `asyncio.wait_for` can lose a cancellation: when what it waits for is done in the
 same turn of the loop as its task is cancelled, it returns the result, and the task goes on as if
-it had never been cancelled (Python 3.12 waits differently). redis-py sends every command through
-it (the broker's socket timeout), so a task that talks to the broker may outlive a `cancel()`:
-the live tables' tick went on after a server's shutdown had cancelled it, the shutdown waited for
-it for ever, and the process never ended (a `--workers` process whose supervisor was killed, one
-start in eight; a loop of broker commands, cancelled at 300 random moments, went on 133 times;
-without the socket timeout, which is where redis-py calls `wait_for`, none of 200 did).
+it had never been cancelled (Python 3.12 waits differently). redis-py sent every command through it
+while the broker had a socket timeout, so a task that talked to the broker could outlive a
+`cancel()`: the live tables' tick went on after a server's shutdown had cancelled it, the shutdown
+waited for it for ever, and the process never ended (a `--workers` process whose supervisor was
+killed, one start in eight; a loop of broker commands, cancelled at 300 random moments, went on 133
+times; without the socket timeout, which is where redis-py calls `wait_for`, none of 200 did).
 
 The broker's client now runs without that socket timeout (broker.py), so a cancellation of a
 task at its commands is not lost; `stop` still cancels until the task has ended, for any other
