@@ -9,16 +9,18 @@ same way.
 - `Server`: `cardwar serve` on a free loopback port over a fresh database, its log in a file.
 - `Connection`: a minimal keep-alive HTTP/1.1 client on an asyncio Protocol that keeps the
   cookie the server sets and sends it back, like a browser, from a loopback address of its own
-  if told (`loopback`: the server counts newcomers and writes by address); `spread` moves
-  connections until each of a server's processes holds as many, and `serving` says which holds
-  which; `run` drives it on uvloop
-  when it is installed (which took the client's own p99 from about 3 ms to 1 ms against a
-  do-nothing server), so that the client takes as little as possible of the cores it shares
-  with the server.
+  if told (`loopback`: the server counts newcomers and writes by address); `run` drives it on
+  uvloop when it is installed (which took the client's own p99 from about 3 ms to 1 ms against
+  a do-nothing server), so that the client takes as little as possible of the cores it shares
+  with the server. `Answer` is one answer, its headers looked up as asked.
 - `Player`, `play`: browsers that click one battle about every so often, dealing again when a
   round ends, and ask their chance to win after each battle if told to, as the page does;
   `Tally` is what they met, `answered` and `check_stored` check that every answered battle is
   in the database.
+- `Clicks`: the same players clicking again as soon as each click is answered, on one epoll
+  loop without asyncio, for a client that takes as little of the cores as it can (57 µs a
+  click against 88 through `play`); its `spread` moves their connections until each of a
+  server's processes holds as many, and `serving` says which holds which.
 - `LiveTables`: live tables of two people, each person a browser of their own on a WebSocket
   (the `websockets` package), who open and join tables and flip as the page does, every battle
   number each socket hears checked; `LiveTally` is what they met, `check_stored_tables` checks
@@ -39,9 +41,12 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import functools
+import gc
 import json
 import os
 import random
+import re
 import secrets
 import select
 import signal
@@ -52,7 +57,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -78,13 +83,27 @@ def run(main: Coroutine[Any, Any, T]) -> T:
 # -- the client ----------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=64)
+def _header_line(name: str) -> re.Pattern[bytes]:
+    """A header's line in an answer's head, whatever the case of its name."""
+    return re.compile(rb"\r\n" + re.escape(name.encode()) + rb"[ \t]*:[ \t]*([^\r\n]*)", re.I)
+
+
 @dataclass(slots=True)
 class Answer:
-    """One HTTP answer: its status, its headers (lower-case names) and its whole body."""
+    """One HTTP answer: its status, its head (the status line and headers, as they came) and
+    its whole body."""
 
     status: int
-    headers: dict[str, str]
+    head: bytes
     body: bytes
+
+    def header(self, name: str, default: str = "") -> str:
+        """The value of its first header named `name` (any case), or `default`. Looked up in
+        the head as asked, not taken apart whole for every answer: the clients ask two or
+        three of a dozen."""
+        found = _header_line(name).search(self.head)
+        return default if found is None else found[1].strip().decode("latin-1")
 
     def detail(self) -> str:
         """The error's `detail`, or the start of the body."""
@@ -96,7 +115,7 @@ class Answer:
     def retry_after(self) -> float:
         """The seconds its `Retry-After` header asks for (1 when it has none)."""
         try:
-            return float(self.headers.get("retry-after", "1"))
+            return float(self.header("retry-after", "1"))
         except ValueError:
             return 1.0
 
@@ -115,7 +134,7 @@ class AnswerReader:
 
     def _reset(self) -> None:
         self.status = 0
-        self.headers: dict[str, str] | None = None
+        self.head: bytes | None = None  # once it is in whole
         self.at = 0  # where the part not yet taken apart starts
         self.length: int | None = None  # the body's, unless chunked
         self.parts: list[bytes] = []
@@ -124,18 +143,18 @@ class AnswerReader:
     def feed(self, data: bytes) -> Answer | None:
         """Take in `data`; the answer once it is whole (the bytes after it are kept)."""
         self.buffer += data
-        if self.headers is None and not self._head():
+        if self.head is None and not self._head():
             return None
         done = self._body() if self.length is None else len(self.buffer) >= self.at + self.length
         if not done:
             return None
-        assert self.headers is not None
+        assert self.head is not None
         if self.length is None:
             body = b"".join(self.parts)
         else:
             body = bytes(self.buffer[self.at : self.at + self.length])
             self.at += self.length
-        answer = Answer(self.status, self.headers, body)
+        answer = Answer(self.status, self.head, body)
         del self.buffer[: self.at]
         self._reset()
         return answer
@@ -144,14 +163,11 @@ class AnswerReader:
         end = self.buffer.find(b"\r\n\r\n")
         if end < 0:
             return False
-        status_line, *lines = self.buffer[:end].decode("latin-1").split("\r\n")
-        headers: dict[str, str] = {}
-        for line in lines:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        self.status, self.headers, self.at = int(status_line.split()[1]), headers, end + 4
-        if headers.get("transfer-encoding", "").lower() != "chunked":
-            self.length = int(headers.get("content-length", "0"))
+        head = bytes(self.buffer[:end])
+        self.status, self.head, self.at = int(head.split(None, 2)[1]), head, end + 4
+        framed = Answer(self.status, head, b"")
+        if framed.header("transfer-encoding").lower() != "chunked":
+            self.length = int(framed.header("content-length", "0"))
         return True
 
     def _body(self) -> bool:
@@ -274,10 +290,10 @@ class Connection:
         except BaseException:
             self.close()  # half a request or half an answer: this connection is done
             raise
-        cookie_set = answer.headers.get("set-cookie", "")
+        cookie_set = answer.header("set-cookie")
         if self.keep_cookie and cookie_set.startswith(f"{COOKIE}="):
             self.cookie = cookie_set.split(";", 1)[0].strip()
-        if answer.headers.get("connection", "").lower() == "close":
+        if answer.header("connection").lower() == "close":
             self.close()
         return answer
 
@@ -454,6 +470,232 @@ async def play(players: list[Player], seconds: float, think: float, chance: bool
     await asyncio.gather(*(one(player) for player in players))
     tally.elapsed = time.perf_counter() - start
     return tally
+
+
+# -- players who click as fast as answered -------------------------------------------------------
+
+
+class _Clicking:
+    """One player of `Clicks`: its socket, the answer coming in, and its request in flight."""
+
+    __slots__ = ("click", "deal", "dealing", "player", "reader", "rest_until", "sent_at", "sock")
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.sock: socket.socket | None = None
+        self.reader = AnswerReader()
+        self.sent_at = 0.0  # when its request in flight went out; 0 with none in flight
+        self.dealing = False  # the request in flight deals a round (else it clicks)
+        self.click = b""  # the click's whole request, made once a round
+        self.deal = b""  # the deal's
+        self.rest_until = 0.0  # after a failure, when it tries again
+
+
+class Clicks:
+    """Players who click one battle again as soon as the last is answered, dealing again as
+    a round ends: the clicks of `play` with no pause (the same requests, with the cookie each
+    player got; the same failures counted, and the battles answered kept in each `Player`), on
+    one epoll loop of their own, without asyncio. Each click is a send, a wake and a read, its
+    request made once a round. Against servers that keep both cores busy, every microsecond of
+    the client's is one the servers do not get: through `Connection` and `play` a click cost
+    the client 88 µs, here 57 (benchmarks/README.md, scale.py).
+
+    `spread` opens their connections (each from its player's loopback address) and spreads
+    them over the server's processes; `run` clicks for a while and closes them."""
+
+    SWEEP_S = 0.1  # how often requests are looked at for a timeout, and rests for their end
+
+    def __init__(self, port: int, players: list[Player]) -> None:
+        self.port = port
+        self.clicking = [_Clicking(player) for player in players]
+        self._poll = select.epoll()
+        self._by_fd: dict[int, _Clicking] = {}
+
+    def _connect(self, one: _Clicking) -> None:
+        sock = socket.socket()
+        try:
+            if one.player.conn.local_addr is not None:
+                sock.bind(one.player.conn.local_addr)
+            sock.connect(("127.0.0.1", self.port))
+        except OSError:
+            sock.close()
+            raise
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as asyncio's transports
+        sock.setblocking(False)
+        one.sock, one.reader = sock, AnswerReader()
+        self._by_fd[sock.fileno()] = one
+        self._poll.register(sock.fileno(), select.EPOLLIN)
+
+    def _close(self, one: _Clicking) -> None:
+        if one.sock is not None:
+            self._by_fd.pop(one.sock.fileno(), None)
+            self._poll.unregister(one.sock.fileno())
+            one.sock.close()
+            one.sock = None
+
+    def close(self) -> None:
+        """Close every connection (`spread` opens them again)."""
+        for one in self.clicking:
+            self._close(one)
+
+    def spread(self, server_pid: int, processes: int) -> list[int]:
+        """Open the connections and move them (close one, open it again) until each of the
+        server's `processes` holds as many as the others, give or take one, as a load balancer
+        in front of them would spread them. The kernel gives a new connection to whichever
+        process accepts first, which leaves long-lived connections uneven (33 and 7, or 39 and
+        1, of 40 in benchmarks/scale.py): a measurement of the processes, not of that luck.
+        Returns how many each held first."""
+        first: list[int] = []
+        for _ in range(20 * len(self.clicking)):
+            for one in self.clicking:
+                if one.sock is None:
+                    self._connect(one)
+            time.sleep(0.05)  # until the server has accepted them all
+            held = serving(server_pid, self.port)
+            by: dict[int, list[_Clicking]] = {}
+            for one in self.clicking:
+                assert one.sock is not None
+                by.setdefault(held.get(one.sock.getsockname()[:2], 0), []).append(one)
+            counts = sorted((len(group) for pid, group in by.items() if pid), reverse=True)
+            counts += [0] * (processes - len(counts))
+            if 0 in by:
+                continue  # not all accepted yet
+            first = first or counts
+            if counts[0] - counts[-1] <= 1:
+                return first
+            most = max(by.values(), key=len)
+            for one in most[: max(1, (counts[0] - counts[-1]) // 2)]:
+                self._close(one)
+        raise SystemExit(f"could not spread {len(self.clicking)} connections over {processes}")
+
+    def run(self, seconds: float) -> Tally:
+        """Every player clicks for `seconds` (the last answers waited for), then their
+        connections are closed."""
+        tally = Tally()
+        start = time.perf_counter()
+        until = start + seconds
+        for one in self.clicking:
+            self._send(one, tally, until)
+        swept = start
+        try:
+            while True:
+                for fd, _ in self._poll.poll(self.SWEEP_S):
+                    one = self._by_fd[fd]  # each socket is unregistered as it is closed
+                    assert one.sock is not None
+                    try:
+                        data = one.sock.recv(65536)
+                    except OSError as error:
+                        self._failed(one, error, tally, until)
+                        continue
+                    if not data:
+                        half = " mid-answer" if one.reader.buffer else ""
+                        closed = EOFError(f"the server closed the connection{half}")
+                        self._failed(one, closed, tally, until)
+                    elif (answer := one.reader.feed(data)) is not None:
+                        self._answered(one, answer, tally, until)
+                now = time.perf_counter()
+                if now - swept >= self.SWEEP_S or now >= until:
+                    swept = now
+                    for one in self.clicking:
+                        if one.sent_at and now - one.sent_at > TIMEOUT_S:
+                            late = TimeoutError(f"no answer in {TIMEOUT_S:g} s")
+                            self._failed(one, late, tally, until)
+                        elif not one.sent_at and one.rest_until and one.rest_until <= now:
+                            self._send(one, tally, until)
+                if now >= until and not any(one.sent_at or one.rest_until for one in self.clicking):
+                    break
+        finally:
+            tally.elapsed = time.perf_counter() - start
+            self.close()
+        return tally
+
+    def _send(self, one: _Clicking, tally: Tally, until: float) -> None:
+        """Send its next request (a click, or a deal without a round), unless its time is up."""
+        one.rest_until = 0.0
+        now = time.perf_counter()
+        if now >= until:
+            return
+        conn = one.player.conn
+        one.dealing = one.player.round_id is None
+        if one.dealing and not one.deal:
+            one.deal = conn.head("POST", "/api/rounds", 2) + b"{}"
+        elif not one.dealing and not one.click:
+            body = json.dumps({"count": 1}).encode()
+            path = f"/api/rounds/{one.player.round_id}/battles"
+            one.click = conn.head("POST", path, len(body)) + body
+        request = one.deal if one.dealing else one.click
+        one.sent_at = now
+        try:
+            if one.sock is None:
+                self._connect(one)
+            assert one.sock is not None
+            sent = one.sock.send(request)
+            if sent < len(request):  # a full socket buffer: rare enough to wait for
+                one.sock.setblocking(True)
+                one.sock.sendall(request[sent:])
+                one.sock.setblocking(False)
+        except OSError as error:
+            self._failed(one, error, tally, until)
+
+    def _failed(self, one: _Clicking, error: BaseException, tally: Tally, until: float) -> None:
+        """Its request got no answer: counted (a click's time too), its connection closed, and
+        it tries again in a moment on a new one."""
+        what = "deal" if one.dealing else "click"
+        if not one.dealing:
+            tally.clicks.append(time.perf_counter() - one.sent_at)
+        tally.fail(f"{what}: {type(error).__name__}", str(error) or "no answer", one.player)
+        one.sent_at = 0.0
+        self._close(one)
+        self._rest(one, 0.1, until)
+
+    def _rest(self, one: _Clicking, seconds: float, until: float) -> None:
+        one.rest_until = min(time.perf_counter() + max(seconds, 0.0), until)
+
+    def _answered(self, one: _Clicking, answer: Answer, tally: Tally, until: float) -> None:
+        player, sent_at = one.player, one.sent_at
+        one.sent_at = 0.0
+        conn = player.conn
+        cookie = answer.header("set-cookie")
+        if cookie.startswith(f"{COOKIE}=") and conn.keep_cookie:
+            conn.cookie = cookie.split(";", 1)[0].strip()
+            one.click = one.deal = b""
+        if answer.header("connection").lower() == "close":
+            self._close(one)
+        if one.dealing:
+            if answer.status == 201:
+                player.round_id = str(json.loads(answer.body)["id"])
+                one.click = b""
+            else:
+                tally.fail(f"deal: {answer.status}", answer.detail(), player)
+                self._rest(one, answer.retry_after(), until)
+                return
+        else:
+            tally.clicks.append(time.perf_counter() - sent_at)
+            if answer.status == 200:
+                content = json.loads(answer.body)
+                if content["battles"]:
+                    player.answered[player.round_id or ""] = content["battles"][-1]["number"]
+                if content["round"]["outcome"] is not None:
+                    player.round_id = None
+            elif answer.status == 409:
+                player.round_id = None  # over: deal again (a refused deal is the failure)
+            else:
+                tally.fail(f"click: {answer.status}", answer.detail(), player)
+        self._send(one, tally, until)
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """The client's own cyclic collector off while it measures: with a thousand sockets' objects
+    it stopped the client's loop for tens of milliseconds now and then, and every flip and
+    click timed meanwhile seemed that much slower (benchmarks/tables.py, scale.py). The
+    server's collector is left as it is."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def answered(players: Iterable[Player]) -> dict[str, int]:
@@ -974,35 +1216,6 @@ def serving(server_pid: int, port: int) -> dict[tuple[str, int], int]:
             ip = socket.inet_ntoa(int(address, 16).to_bytes(4, "little"))
             held[(ip, int(their_port, 16))] = owner[inode]
     return held
-
-
-async def spread(conns: list[Connection], server_pid: int, processes: int) -> list[int]:
-    """Open `conns` and move them (close one, open it again) until each of the server's
-    `processes` holds as many as the others, give or take one, as a load balancer in front of
-    them would spread them. The kernel gives a new connection to whichever process accepts
-    first, which leaves long-lived connections uneven (33 and 7, or 39 and 1, of 40 in
-    benchmarks/scale.py): a
-    measurement of the processes, not of that luck. Returns how many each held first."""
-    first: list[int] = []
-    for _ in range(20 * len(conns)):
-        for conn in conns:
-            await conn.connect()
-        await asyncio.sleep(0.05)  # until the server has accepted them all
-        held = serving(server_pid, conns[0].port)
-        by: dict[int, list[Connection]] = {}
-        for conn in conns:
-            by.setdefault(held.get(conn.local() or ("", 0), 0), []).append(conn)
-        counts = sorted((len(group) for pid, group in by.items() if pid), reverse=True)
-        counts += [0] * (processes - len(counts))
-        if 0 in by:
-            continue  # not all accepted yet
-        first = first or counts
-        if counts[0] - counts[-1] <= 1:
-            return first
-        most = max(by.values(), key=len)
-        for conn in most[: max(1, (counts[0] - counts[-1]) // 2)]:
-            conn.close()
-    raise SystemExit(f"could not spread {len(conns)} connections over {processes} processes")
 
 
 def process_tree(pid: int) -> list[int]:

@@ -55,12 +55,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import gc
 import os
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +75,7 @@ from harness import (
     answered,
     check_stored,
     check_stored_tables,
+    collector_off,
     cpu_seconds,
     failure_lines,
     figures,
@@ -92,19 +90,6 @@ from harness import (
 from load import come_in
 
 SOCKETS = 1000  # the server's live_sockets as shipped (src/cardwar/web/settings.py)
-
-
-@contextlib.contextmanager
-def collector_off() -> Iterator[None]:
-    """The client's own cyclic collector off while it measures: with a thousand sockets' objects
-    it stopped the client's loop for tens of milliseconds now and then, and every flip and
-    click timed meanwhile seemed that much slower. The server's collector is left as it is."""
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 async def measure(port: int, pid: int, args: argparse.Namespace, memory: Memory) -> dict[str, Any]:
