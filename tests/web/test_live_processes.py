@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from cardwar.web.broker import split_url
+from cardwar.web.store import Store
 
 from live import HANG_S, LiveServer
 from relay import Relay
@@ -191,6 +192,30 @@ def test_a_person_seated_through_one_process_is_named_by_the_other_and_tallied(
     assert ended["round"]["outcome"] is not None
     assert [seat["name"] for seat in ended["round"]["seats"]] == ["Ann", "Mia"]
     assert sorted(score["name"] for score in ended["tally"]) == ["Ann", "Mia"]
+
+
+def test_a_round_read_through_a_process_whose_copy_predates_a_sit_down_names_who_sits(
+    database: Path | str, two_servers: list[LiveServer]
+) -> None:
+    """Read over HTTP by its id (`GET /api/rounds/{id}`) through the other process, whose copy
+    of the table's round is from before Mia sat down (through the first): her seat is shown,
+    the copy read again from the round's row (the seats are part of what says it is stale;
+    its battles and clock are as they were)."""
+    one, other = two_servers
+    ann, mia = Person(one), Person(one)
+    code = open_table(ann)
+    ann.join(code, through=other)  # the other process reads the round now
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})  # through the first
+    store = Store(database)
+    try:
+        table = store.get_table(code)
+    finally:
+        store.close()
+    assert table is not None
+    with httpx.Client(base_url=other.url, timeout=HANG_S) as http:
+        shown = http.get(f"/api/rounds/{table.round_id}").json()
+    assert shown["battles"] == 0
+    assert [seat["name"] for seat in shown["seats"]] == ["Ann", "Mia"]
 
 
 def test_a_process_killed_mid_round_loses_its_people_nothing(

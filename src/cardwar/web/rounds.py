@@ -50,6 +50,12 @@ def stored_state(round_: Round) -> tuple[int, int]:
     return round_.battles, int(round_.time_up)
 
 
+def seated(stored: tuple[Seat, ...] | None, round_: Round) -> tuple[Seat, ...]:
+    """Who sits at a round: the seats its row keeps, or the default seats for a row from
+    before seats."""
+    return stored if stored is not None else at_table(DEFAULT_SEATS, round_.rules.players)
+
+
 def moved_meanwhile(round_id: str) -> RateLimited:
     return RateLimited(
         f"battles: round {round_id} was played through another server process at the same time"
@@ -234,17 +240,22 @@ class HeldRounds:
             return live
         if live is not None:
             now = self.store.round_state(round_id)
-            if now == live.stored:
+            if (
+                now is not None
+                and (now.battles, now.time_up) == live.stored
+                and seated(now.seats, live.round) == live.seats
+            ):
                 return live
-            self.held.forget(round_id)  # played by another process since, or pruned: reload
+            # Played or ended by another process since, someone seated at its table there, or
+            # pruned: read again.
+            self.held.forget(round_id)
         row = self.store.get(round_id)
         if row is None:
             raise RoundNotFound.of(round_id)
         # The snapshot resumes the round as it stands: nothing is replayed, however long it ran.
         assert row.snapshot is not None  # the store fills in any row from before snapshots
         round_ = persist.resume(row.snapshot)
-        players = round_.rules.players
-        seats = row.seats if row.seats is not None else at_table(DEFAULT_SEATS, players)
+        seats = seated(row.seats, round_)
         live = Live(
             round_, row.created_at, row.match_id, seats, row.live_table, stored_state(round_)
         )

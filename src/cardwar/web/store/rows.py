@@ -5,9 +5,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardwar.web.seats import Seat, seats_from_json
+
+
+class RoundState(NamedTuple):
+    """How far a stored round is, and who sits at it (`Store.round_state`)."""
+
+    battles: int
+    time_up: int
+    """1 once its clock ran out."""
+    seats: tuple[Seat, ...] | None
+    """As in `RoundRow`: None in a row from before seats."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from cardwar.web.store.rows import (
     MatchRow,
     MatchUpdate,
     RoundRow,
+    RoundState,
     round_row,
 )
 
@@ -158,15 +159,21 @@ class Store(LiveTableRows):
         with self._row_locked("rounds", round_id):
             yield
 
-    def round_state(self, round_id: str) -> tuple[int, int] | None:
-        """How far the stored round is: its battles and its clock (1 once it ran out), or None
-        if there is no such round. One look by its key, to see whether a round held in memory
-        is still the stored one."""
+    def round_state(self, round_id: str) -> RoundState | None:
+        """How far the stored round is, and who sits at it: its battles, its clock (1 once it
+        ran out) and its seats; None if there is no such round. One look by its key, to see
+        whether a round held in memory is still the stored one: another process may have
+        played it, or seated someone at its table (which leaves battles and clock as they
+        were)."""
         with self._lock:
             row = self._db.execute(
-                "SELECT battles, time_up FROM rounds WHERE id = ?", (round_id,)
+                "SELECT battles, time_up, seats FROM rounds WHERE id = ?", (round_id,)
             ).fetchone()
-        return None if row is None else (int(row[0]), int(row[1]))
+        if row is None:
+            return None
+        battles, time_up, seats = row
+        shown = None if seats is None else seats_from_json(json.loads(seats))
+        return RoundState(int(battles), int(time_up), shown)
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
