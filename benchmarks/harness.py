@@ -18,8 +18,8 @@ same way.
   `Tally` is what they met, `answered` and `check_stored` check that every answered battle is
   in the database.
 - `Clicks`: the same players clicking again as soon as each click is answered, on one epoll
-  loop without asyncio, for a client that takes as little of the cores as it can (57 µs a
-  click against 88 through `play`); its `spread` moves their connections until each of a
+  loop without asyncio, for a client that takes as little of the cores as it can (67 µs a
+  click against 91 through `play`); its `spread` moves their connections until each of a
   server's processes holds as many, and `serving` says which holds which.
 - `LiveTables`: live tables of two people, each person a browser of their own on a WebSocket
   (the `websockets` package), who open and join tables and flip as the page does, every battle
@@ -498,7 +498,7 @@ class Clicks:
     one epoll loop of their own, without asyncio. Each click is a send, a wake and a read, its
     request made once a round. Against servers that keep both cores busy, every microsecond of
     the client's is one the servers do not get: through `Connection` and `play` a click cost
-    the client 88 µs, here 57 (benchmarks/README.md, scale.py).
+    the client 91 µs, here 67 (benchmarks/README.md, scale.py at 2 processes).
 
     `spread` opens their connections (each from its player's loopback address) and spreads
     them over the server's processes; `run` clicks for a while and closes them."""

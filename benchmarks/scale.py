@@ -13,7 +13,7 @@ after (on --postgres, this project's machines' by default); with PostgreSQL, `--
 click "one battle" again as soon as the last is answered, so that the server, not their pace,
 sets the rate; no chance to win is asked (benchmarks/load.py measures it). They run on one epoll
 loop of their own rather than asyncio's: the client shares the cores with the servers, and
-took 57 µs of them a click that way against 88 through asyncio. The four servers run at once
+took 67 µs of them a click that way against 91 through asyncio. The four servers run at once
 and take turns (--turns of --seconds / --turns each, one server after another): this machine
 runs slower for a while now and then (its host slows it down after a minute or so of both
 cores busy), and turns slow each server alike rather than whichever was measured then. The
