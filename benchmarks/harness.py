@@ -318,13 +318,6 @@ class Connection:
                 timer.cancel()
             sock.waiter = None
 
-    def local(self) -> tuple[str, int] | None:
-        """The address and port this connection's socket has on this side, while open."""
-        if self._socket is None or self._socket.lost or self._socket.transport is None:
-            return None
-        host, port = self._socket.transport.get_extra_info("sockname")[:2]
-        return str(host), int(port)
-
     def close(self) -> None:
         if self._socket is not None and self._socket.transport is not None:
             self._socket.transport.close()
@@ -478,7 +471,9 @@ async def play(players: list[Player], seconds: float, think: float, chance: bool
 class _Clicking:
     """One player of `Clicks`: its socket, the answer coming in, and its request in flight."""
 
-    __slots__ = ("click", "deal", "dealing", "player", "reader", "rest_until", "sent_at", "sock")
+    __slots__ = (
+        "click", "deal", "dealing", "fresh", "player", "reader", "rest_until", "sent_at", "sock"
+    )  # fmt: skip
 
     def __init__(self, player: Player) -> None:
         self.player = player
@@ -488,17 +483,21 @@ class _Clicking:
         self.dealing = False  # the request in flight deals a round (else it clicks)
         self.click = b""  # the click's whole request, made once a round
         self.deal = b""  # the deal's
-        self.rest_until = 0.0  # after a failure, when it tries again
+        self.rest_until = 0.0  # after a refused deal or a failed one, when it tries again
+        self.fresh = True  # its connection has had no answer yet
 
 
 class Clicks:
     """Players who click one battle again as soon as the last is answered, dealing again as
-    a round ends: the clicks of `play` with no pause (the same requests, with the cookie each
-    player got; the same failures counted, and the battles answered kept in each `Player`), on
-    one epoll loop of their own, without asyncio. Each click is a send, a wake and a read, its
-    request made once a round. Against servers that keep both cores busy, every microsecond of
-    the client's is one the servers do not get: through `Connection` and `play` a click cost
-    the client 91 µs, here 67 (benchmarks/README.md, scale.py at 2 processes).
+    a round ends: the clicks of `play` with no pause, on one epoll loop of their own, without
+    asyncio. The same requests, with the cookie each player got; a failure counted where
+    `play` counts one (a request sent again, uncounted, on a new connection when the server
+    had closed a kept one before reading it, as `Connection` does; a failed click tried again
+    at once, a failed deal after 0.1 s, a refused one after its Retry-After); the battles
+    answered kept in each `Player`. Each click is a send, a wake and a read, its request made
+    once a round. Against servers that keep both cores busy, every microsecond of the client's
+    is one the servers do not get: a click cost the client 67 µs here against 91 through
+    `Connection` and `play` (benchmarks/README.md, scale.py at 2 processes).
 
     `spread` opens their connections (each from its player's loopback address) and spreads
     them over the server's processes; `run` clicks for a while and closes them."""
@@ -512,6 +511,7 @@ class Clicks:
         self._by_fd: dict[int, _Clicking] = {}
 
     def _connect(self, one: _Clicking) -> None:
+        one.fresh = True
         sock = socket.socket()
         try:
             if one.player.conn.local_addr is not None:
@@ -538,6 +538,11 @@ class Clicks:
         for one in self.clicking:
             self._close(one)
 
+    def end(self) -> None:
+        """Close every connection, and the loop's epoll: done with these players."""
+        self.close()
+        self._poll.close()
+
     def spread(self, server_pid: int, processes: int) -> list[int]:
         """Open the connections and move them (close one, open it again) until each of the
         server's `processes` holds as many as the others, give or take one, as a load balancer
@@ -546,6 +551,7 @@ class Clicks:
         1, of 40 in benchmarks/scale.py): a measurement of the processes, not of that luck.
         Returns how many each held first."""
         first: list[int] = []
+        unseen = 0  # passes in a row with a connection no process holds
         for _ in range(20 * len(self.clicking)):
             for one in self.clicking:
                 if one.sock is None:
@@ -558,8 +564,14 @@ class Clicks:
                 by.setdefault(held.get(one.sock.getsockname()[:2], 0), []).append(one)
             counts = sorted((len(group) for pid, group in by.items() if pid), reverse=True)
             counts += [0] * (processes - len(counts))
-            if 0 in by:
-                continue  # not all accepted yet
+            if 0 in by:  # not all accepted yet; after a second, taken as lost: opened again
+                unseen += 1
+                if unseen >= 20:
+                    for one in by[0]:
+                        self._close(one)
+                    unseen = 0
+                continue
+            unseen = 0
             first = first or counts
             if counts[0] - counts[-1] <= 1:
                 return first
@@ -584,10 +596,26 @@ class Clicks:
                     assert one.sock is not None
                     try:
                         data = one.sock.recv(65536)
+                    except BlockingIOError:
+                        continue  # woken for nothing
                     except OSError as error:
-                        self._failed(one, error, tally, until)
+                        if one.sent_at:
+                            self._failed(one, error, tally, until)
+                        else:
+                            self._close(one)
                         continue
-                    if not data:
+                    if not one.sent_at:
+                        # Nothing asked on it: the server closing a connection left idle (its
+                        # keep-alive timeout, while this player rests or is done). The next
+                        # request opens a new one.
+                        self._close(one)
+                    elif not data:
+                        if not one.reader.buffer and not one.fresh:
+                            # The server had closed this kept connection before reading the
+                            # request: sent again on a new one, as `Connection` does.
+                            self._close(one)
+                            self._send(one, tally, until, again=True)
+                            continue
                         half = " mid-answer" if one.reader.buffer else ""
                         closed = EOFError(f"the server closed the connection{half}")
                         self._failed(one, closed, tally, until)
@@ -609,11 +637,12 @@ class Clicks:
             self.close()
         return tally
 
-    def _send(self, one: _Clicking, tally: Tally, until: float) -> None:
-        """Send its next request (a click, or a deal without a round), unless its time is up."""
+    def _send(self, one: _Clicking, tally: Tally, until: float, again: bool = False) -> None:
+        """Send its next request (a click, or a deal without a round), unless its time is up;
+        `again`: the one in flight, once more (its time as first sent)."""
         one.rest_until = 0.0
         now = time.perf_counter()
-        if now >= until:
+        if now >= until and not again:
             return
         conn = one.player.conn
         one.dealing = one.player.round_id is None
@@ -624,36 +653,43 @@ class Clicks:
             path = f"/api/rounds/{one.player.round_id}/battles"
             one.click = conn.head("POST", path, len(body)) + body
         request = one.deal if one.dealing else one.click
-        one.sent_at = now
+        if not again:
+            one.sent_at = now
         try:
             if one.sock is None:
                 self._connect(one)
             assert one.sock is not None
             sent = one.sock.send(request)
             if sent < len(request):  # a full socket buffer: rare enough to wait for
-                one.sock.setblocking(True)
+                one.sock.settimeout(TIMEOUT_S)
                 one.sock.sendall(request[sent:])
                 one.sock.setblocking(False)
         except OSError as error:
-            self._failed(one, error, tally, until)
+            self._failed(one, error, tally, until, at_once=False)
 
-    def _failed(self, one: _Clicking, error: BaseException, tally: Tally, until: float) -> None:
-        """Its request got no answer: counted (a click's time too), its connection closed, and
-        it tries again in a moment on a new one."""
+    def _failed(
+        self, one: _Clicking, error: BaseException, tally: Tally, until: float, at_once: bool = True
+    ) -> None:
+        """Its request got no answer: counted (a click's time too) and its connection closed;
+        a click is tried again at once on a new one (or, `at_once` off, when its send or
+        connect failed, at the loop's next look), a deal in a moment (as `play` does)."""
         what = "deal" if one.dealing else "click"
         if not one.dealing:
             tally.clicks.append(time.perf_counter() - one.sent_at)
         tally.fail(f"{what}: {type(error).__name__}", str(error) or "no answer", one.player)
         one.sent_at = 0.0
         self._close(one)
-        self._rest(one, 0.1, until)
+        if not one.dealing and at_once:
+            self._send(one, tally, until)
+        else:
+            self._rest(one, 0.1 if one.dealing else 0.0, until)
 
     def _rest(self, one: _Clicking, seconds: float, until: float) -> None:
         one.rest_until = min(time.perf_counter() + max(seconds, 0.0), until)
 
     def _answered(self, one: _Clicking, answer: Answer, tally: Tally, until: float) -> None:
         player, sent_at = one.player, one.sent_at
-        one.sent_at = 0.0
+        one.sent_at, one.fresh = 0.0, False
         conn = player.conn
         cookie = answer.header("set-cookie")
         if cookie.startswith(f"{COOKIE}=") and conn.keep_cookie:

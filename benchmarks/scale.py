@@ -131,10 +131,10 @@ class Clicked:
         """Click for `seconds` more, as fast as answered, the players' connections spread
         evenly over the processes first (they were closed at the end of the last turn)."""
         self.spreads.append(self.clicks.spread(self.server.process.pid, self.processes))
-        before = cpu_by_kind(self.server.process.pid)
-        with collector_off():
+        with collector_off():  # its full collection first, not counted
+            before = cpu_by_kind(self.server.process.pid)
             tally = self.clicks.run(seconds)
-        spent = cpu_spent(before, cpu_by_kind(self.server.process.pid))
+            spent = cpu_spent(before, cpu_by_kind(self.server.process.pid))
         for kind in CPU_KINDS:
             self.used[kind] += spent[kind]
         self.tally.add(tally)
@@ -158,6 +158,8 @@ def clicks(found: dict[str, Clicked], args: argparse.Namespace) -> None:
     for turn in range(args.turns):
         for label in labels[turn % len(labels) :] + labels[: turn % len(labels)]:
             found[label].turn(args.seconds / args.turns)
+    for one in found.values():
+        one.clicks.end()
 
 
 def measure_clicks(
@@ -186,10 +188,10 @@ async def tables(
     await asyncio.sleep(1.0)
     held = Counter(serving(server_pid, port).values())  # how the kernel gave the sockets out
     lag = LoopLag()
-    before = cpu_by_kind(server_pid)
-    with collector_off():
+    with collector_off():  # its full collection first, not counted
+        before = cpu_by_kind(server_pid)
         tally, _ = await asyncio.gather(live.play(args.table_seconds), lag.run(args.table_seconds))
-    spent = cpu_spent(before, cpu_by_kind(server_pid))
+        spent = cpu_spent(before, cpu_by_kind(server_pid))
     await live.close()
     busy = {kind: spent[kind] / args.table_seconds for kind in CPU_KINDS}
     return tally, live, Spent(sorted(held.values(), reverse=True), lag, busy)

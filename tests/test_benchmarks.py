@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
+import socketserver
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import ClassVar
 
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
@@ -237,3 +241,66 @@ def test_scale_benchmark_prints_each_server_its_ratios_the_tables_and_targets(
         "no battle lost or duplicated",
     ):
         assert f"target: {goal}: target " in out, goal
+
+
+class _ClosesEachConnection(socketserver.BaseRequestHandler):
+    """A server of rounds of five battles that answers one request a connection and closes it
+    without saying so (no `Connection: close`), as a server's keep-alive timeout may."""
+
+    battles: ClassVar[dict[str, int]] = {}
+
+    def handle(self) -> None:
+        head = b""
+        while b"\r\n\r\n" not in head:
+            if not (chunk := self.request.recv(4096)):
+                return
+            head += chunk
+        path = head.split(b" ", 2)[1].decode()
+        if path == "/api/rounds":
+            round_id = f"r{len(self.battles)}"
+            self.battles[round_id] = 0
+            status, body = "201 Created", {"id": round_id}
+        else:
+            round_id = path.split("/")[3]
+            self.battles[round_id] += 1
+            number = self.battles[round_id]
+            outcome = None if number < 5 else 0
+            battle = {"number": number}
+            status, body = "200 OK", {"round": {"outcome": outcome}, "battles": [battle]}
+        data = json.dumps(body).encode()
+        self.request.sendall(
+            f"HTTP/1.1 {status}\r\ncontent-length: {len(data)}\r\n"
+            f"set-cookie: cardwar_player=made.here; Path=/\r\n\r\n".encode()
+            + data
+        )
+
+
+def test_clicks_send_again_on_a_new_connection_what_a_closed_kept_one_never_read() -> None:
+    """harness's `Clicks` (scale.py's clicking players) against a server that closes every
+    connection after its answer: each request sent on a kept connection is sent again on a new
+    one and not counted as failed (as `Connection` does); rounds end and are dealt again, every
+    battle answered kept, and the cookie the server set is sent back."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from harness import Clicks, Connection, Player  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _ClosesEachConnection)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        players = [Player(Connection(port)) for _ in range(3)]
+        clicks = Clicks(port, players)
+        tally = clicks.run(0.5)
+        clicks.end()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not tally.failures, tally.examples
+    assert len(tally.clicks) == sum(_ClosesEachConnection.battles.values()) >= 10
+    ended = [n for n in _ClosesEachConnection.battles.values() if n == 5]
+    assert len(ended) >= 2  # rounds ended and were dealt again
+    for player in players:
+        assert player.conn.cookie == "cardwar_player=made.here"
+        assert all(n == _ClosesEachConnection.battles[r] for r, n in player.answered.items())
