@@ -290,12 +290,17 @@ class Connection:
         except BaseException:
             self.close()  # half a request or half an answer: this connection is done
             raise
+        if self.took(answer):
+            self.close()
+        return answer
+
+    def took(self, answer: Answer) -> bool:
+        """Keep the cookie `answer` sets (unless `keep_cookie` is off); True if the server
+        closes the connection after it."""
         cookie_set = answer.header("set-cookie")
         if self.keep_cookie and cookie_set.startswith(f"{COOKIE}="):
             self.cookie = cookie_set.split(";", 1)[0].strip()
-        if answer.header("connection").lower() == "close":
-            self.close()
-        return answer
+        return answer.header("connection").lower() == "close"
 
     async def _exchange(self, request: bytes, timeout: float | None) -> Answer:
         # A timer of its own, not `asyncio.timeout` or `wait_for` (which on Python 3.11 wraps
@@ -409,6 +414,24 @@ async def ask_chance(player: Player, round_id: str, tally: Tally) -> None:
         tally.fail(f"chance: {answer.status}", answer.detail(), player)
 
 
+def clicked(player: Player, answer: Answer, tally: Tally) -> bool:
+    """Take in the answer to a click on the player's round: the last battle answered kept, the
+    round let go once it is over (to deal again: a refused deal is the failure), any other
+    refusal counted. True if the round goes on."""
+    if answer.status == 200:
+        content = json.loads(answer.body)
+        if content["battles"]:
+            player.answered[player.round_id or ""] = content["battles"][-1]["number"]
+        if content["round"]["outcome"] is None:
+            return True
+        player.round_id = None
+    elif answer.status == 409:
+        player.round_id = None
+    else:
+        tally.fail(f"click: {answer.status}", answer.detail(), player)
+    return False
+
+
 async def click(
     player: Player, until: float, think: float, tally: Tally, chance: bool = False
 ) -> None:
@@ -430,20 +453,11 @@ async def click(
             tally.fail(f"click: {type(error).__name__}", str(error) or "no answer", player)
         else:
             tally.clicks.append(time.perf_counter() - start)
-            if answer.status == 200:
-                content = json.loads(answer.body)
-                if content["battles"]:
-                    player.answered[round_id] = content["battles"][-1]["number"]
-                if content["round"]["outcome"] is not None:
-                    player.round_id = None
-                elif chance:  # the page asks while its player looks: part of the pause
-                    asked = time.perf_counter()
-                    await ask_chance(player, round_id, tally)
-                    spent = time.perf_counter() - asked
-            elif answer.status == 409:
-                player.round_id = None  # over: deal again (a refused deal is the failure)
-            else:
-                tally.fail(f"click: {answer.status}", answer.detail(), player)
+            if clicked(player, answer, tally) and chance:
+                # The page asks while its player looks: part of the pause.
+                asked = time.perf_counter()
+                await ask_chance(player, round_id, tally)
+                spent = time.perf_counter() - asked
             if player.round_id is None:
                 await deal(player, until, tally)
         if think:  # with none, the next click goes out at once (a sleep would be a loop turn)
@@ -690,13 +704,11 @@ class Clicks:
     def _answered(self, one: _Clicking, answer: Answer, tally: Tally, until: float) -> None:
         player, sent_at = one.player, one.sent_at
         one.sent_at, one.fresh = 0.0, False
-        conn = player.conn
-        cookie = answer.header("set-cookie")
-        if cookie.startswith(f"{COOKIE}=") and conn.keep_cookie:
-            conn.cookie = cookie.split(";", 1)[0].strip()
-            one.click = one.deal = b""
-        if answer.header("connection").lower() == "close":
+        cookie = player.conn.cookie
+        if player.conn.took(answer):
             self._close(one)
+        if player.conn.cookie != cookie:
+            one.click = one.deal = b""  # made again with the new one
         if one.dealing:
             if answer.status == 201:
                 player.round_id = str(json.loads(answer.body)["id"])
@@ -707,16 +719,7 @@ class Clicks:
                 return
         else:
             tally.clicks.append(time.perf_counter() - sent_at)
-            if answer.status == 200:
-                content = json.loads(answer.body)
-                if content["battles"]:
-                    player.answered[player.round_id or ""] = content["battles"][-1]["number"]
-                if content["round"]["outcome"] is not None:
-                    player.round_id = None
-            elif answer.status == 409:
-                player.round_id = None  # over: deal again (a refused deal is the failure)
-            else:
-                tally.fail(f"click: {answer.status}", answer.detail(), player)
+            clicked(player, answer, tally)
         self._send(one, tally, until)
 
 
