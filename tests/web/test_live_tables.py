@@ -166,7 +166,7 @@ def test_a_flip_alone_plays_nothing_and_every_flip_plays_one_battle_for_everyone
                 assert played["type"] == "played" and played["by"] == "flips"
                 assert [b["number"] for b in played["battles"]] == [battle]
                 assert played["round"]["battles"] == battle
-        stored = live_of(client)._tables[code].row.round_id
+        stored = live_of(client).room.tables[code].table.row.round_id
         assert client.get(f"/api/rounds/{stored}").json()["battles"] == 3  # committed
 
 
@@ -298,7 +298,7 @@ def test_what_is_not_there_or_not_yours_is_refused_plainly(make_client: ClientFa
     assert mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"}).status_code == 200
     taken = other.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Bo"})
     assert taken.status_code == 409 and "taken" in taken.json()["detail"]
-    round_id = live_of(client)._tables[code].row.round_id
+    round_id = live_of(client).room.tables[code].table.row.round_id
     played = host.post(f"/api/rounds/{round_id}/battles", {"count": 1})
     assert played.status_code == 409 and "live table" in played.json()["detail"]
     with host.socket(f"/api/tables/{code}/live") as one, mia.socket(f"/api/tables/{code}/live"):
@@ -320,16 +320,18 @@ def test_one_network_address_cannot_hold_every_socket(make_client: ClientFactory
         joined(one)
         with host.socket(f"/api/tables/{code}/live") as two:
             joined(two)
-            assert dict(live.sockets_from) == {"testclient": 2}
+            assert dict(live.doors.sockets_from) == {"testclient": 2}
             with pytest.raises(WebSocketDisconnect) as closed:
                 with host.socket(f"/api/tables/{code}/live") as third:
                     assert "This network has as many live tables" in heard(third)["message"]
                     heard(third)
             assert closed.value.code == 1013
-            assert live.sockets == 2  # the refused one was never counted
+            assert live.doors.sockets == 2  # the refused one was never counted
         with host.socket(f"/api/tables/{code}/live") as again:
             joined(again)
-    assert live.sockets == 0 and not live.sockets_from  # nothing kept for an address with none
+    assert (
+        live.doors.sockets == 0 and not live.doors.sockets_from
+    )  # nothing kept for an address with none
 
 
 def test_a_table_nobody_touches_for_an_hour_closes_and_says_so(
@@ -520,10 +522,10 @@ def test_a_listener_too_far_behind_is_dropped_and_told_so_next() -> None:
     A listener that keeps up hears every message, in order."""
     import asyncio
 
-    from cardwar.web.hub import QUEUE, LocalHub
+    from cardwar.web.live.hub import QUEUE, InProcessHub
 
     async def run() -> tuple[list[Any], Any, bool]:
-        hub = LocalHub()
+        hub = InProcessHub()
         async with hub.subscribe("t") as slow, hub.subscribe("t") as quick:
             heard_quick = []
             for number in range(QUEUE + 1):

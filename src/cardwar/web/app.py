@@ -17,12 +17,13 @@ from fastapi.routing import APIRouter
 from cardwar.web import routes
 from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
 from cardwar.web.deps import Services
-from cardwar.web.errors import ANSWERS, BrokerDown
+from cardwar.web.errors import ANSWERS, Answer, BrokerDown, TryAgain
 from cardwar.web.guard import Guard
-from cardwar.web.hub import Hub, LocalHub
 from cardwar.web.limits import Limits
-from cardwar.web.live import LiveTables
-from cardwar.web.live_shared import HereOnly, Shared
+from cardwar.web.live.errors import every_error
+from cardwar.web.live.hub import Hub, InProcessHub
+from cardwar.web.live.presence import InProcessPresences, Presences
+from cardwar.web.live.service import LiveTables
 from cardwar.web.matches import Matches
 from cardwar.web.players import PlayerIds, Players
 from cardwar.web.rounds import Rounds
@@ -147,14 +148,14 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     store = Store(settings.db)
     worker = Worker()
     broker: Broker | None = None
-    hub: Hub = LocalHub()
-    shared: Shared = HereOnly(hub)
+    hub: Hub = InProcessHub()
+    presences: Presences = InProcessPresences(hub)
     if settings.broker is not None:
         from cardwar.web.broker import Broker, RedisHub  # redis-py, only for a broker
-        from cardwar.web.live_shared import InRedis
+        from cardwar.web.live.presence import RedisPresences
 
         broker = Broker(settings.broker)
-        hub, shared = RedisHub(broker), InRedis(broker)
+        hub, presences = RedisHub(broker), RedisPresences(broker)
     rounds = Rounds(store, settings, worker)
     services = Services(
         settings=settings,
@@ -184,12 +185,15 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.services = services
-    app.state.live = LiveTables(store, rounds, services.matches, hub, settings, shared)
+    app.state.live = LiveTables(store, rounds, services.matches, hub, settings, presences)
     app.state.rounds, app.state.settings = rounds, settings
     app.state.starting = starting
     app.state.estimates = services.limits.estimates
     for kind, answer in ANSWERS.items():
         app.add_exception_handler(kind, answer)
+    for table_error in every_error():  # each a status of its own (`live/errors.py`)
+        retry = issubclass(table_error, TryAgain)
+        app.add_exception_handler(table_error, Answer(table_error.status, retry_after=retry))
     # The page's versioned files are a route of `pages` (matched first), served from memory;
     # these are the same files at their plain URLs, for a page or a script that asks there.
     app.mount("/static", RevalidatedFiles(directory=settings.static_dir), name="static")

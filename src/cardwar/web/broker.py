@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -33,7 +32,8 @@ from redis.exceptions import RedisError
 
 from cardwar.errors import CardwarError
 from cardwar.web.errors import BrokerDown
-from cardwar.web.hub import LocalHub, Message, said
+from cardwar.web.live.hub import InProcessHub
+from cardwar.web.live.wire import Said
 from cardwar.web.tasks import stop
 
 __all__ = ["Broker", "BrokerDown", "BrokerUrlError", "RedisHub", "shown", "split_url"]
@@ -173,7 +173,7 @@ class Broker:
 
 class RedisHub:
     """The hub of several processes: a message is published on its table's Redis channel, and
-    every process hands it to its own listeners of that table (a `LocalHub`, in memory).
+    every process hands it to its own listeners of that table (a `InProcessHub`, in memory).
 
     While the broker is out of reach, a publish raises BrokerDown, and every listener of this
     process is dropped (their sockets close, and their pages rejoin, from the database, once
@@ -181,7 +181,7 @@ class RedisHub:
 
     def __init__(self, broker: Broker) -> None:
         self.broker = broker
-        self._local = LocalHub()
+        self._local = InProcessHub()
         self._pattern = broker.channel("*")
         self._cut = len(broker.channel(""))
         self._reader: asyncio.Task[None] | None = None
@@ -199,9 +199,9 @@ class RedisHub:
         if self._reader is not None:
             await stop(self._reader)
 
-    async def publish(self, channel: str, message: Message) -> None:
-        data, key = said(message), self.broker.channel(channel)
-        await self.broker.call(lambda: self.broker.redis.publish(key, data))
+    async def publish(self, channel: str, message: Said) -> None:
+        key = self.broker.channel(channel)
+        await self.broker.call(lambda: self.broker.redis.publish(key, message.text))
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Any]:
@@ -251,4 +251,4 @@ class RedisHub:
                 continue
             channel = heard["channel"].decode()[self._cut :]
             if self._local.listeners(channel):  # no one here: dropped unread
-                await self._local.publish(channel, json.loads(heard["data"]))
+                await self._local.publish(channel, Said.heard(heard["data"].decode()))

@@ -57,23 +57,6 @@ class LiveRoundError(CardwarError):
     """A live table's round asked to play anywhere but at its table (answered 409)."""
 
 
-class TableNotFound(LookupError):
-    """No live table has this code (answered 404)."""
-
-
-class TableClosed(CardwarError):
-    """A live table that has closed (answered 410): its round stays, nothing more is played."""
-
-
-class TableRefused(CardwarError):
-    """A live table's request that cannot be done now: a seat taken, a table full, the host's
-    alone (answered 409)."""
-
-
-class NotHost(PermissionError):
-    """What only the browser that opened a live table may do (answered 403)."""
-
-
 class BadBody(CardwarError):
     """A body that is not JSON at all (answered 422)."""
 
@@ -166,10 +149,6 @@ ANSWERS: dict[type[Exception], Answer] = {
     MatchOverError: Answer(409),
     MatchRoundInPlay: Answer(409),
     LiveRoundError: Answer(409),
-    TableRefused: Answer(409),
-    TableClosed: Answer(410),
-    TableNotFound: Answer(404),
-    NotHost: Answer(403),
     RoundNotFound: Answer(404),
     MatchNotFound: Answer(404),
     BattleNotFound: Answer(404),

@@ -175,6 +175,7 @@ async function receive(message) {
       return;
     case "seated":
     case "given":
+    case "reclaimed":
     case "left":
       seatChanged(message);
       return;
@@ -329,7 +330,7 @@ function seatChanged(message) {
   const place = live.turn.local(message.seat);
   const left = message.type === "left";
   const serverSeats = live.serverSeats.map((seat, index) => (index === message.seat
-    ? { ...seat, kind: message.type === "given" ? "computer" : "person", name: left ? "" : message.name, taken: message.type === "seated", away: false }
+    ? { ...seat, kind: message.type === "given" ? "computer" : "person", name: left ? "" : message.name, taken: ["seated", "reclaimed"].includes(message.type), away: false }
     : seat));
   const awaySince = { ...live.awaySince };
   delete awaySince[place];
@@ -340,6 +341,7 @@ function seatChanged(message) {
   const name = named[place].name;
   let words;
   if (message.type === "given") words = `${name} plays that seat now.`;
+  else if (message.type === "reclaimed") words = `${name} took their seat back from the computer.`;
   else if (left) words = `${message.name} left the table: the seat is free.`;
   else words = place === 0 && live.you !== null ? `You sat down as ${message.name}.` : `${name} sat down.`;
   dispatch({ type: "noted", note: words });

@@ -17,11 +17,27 @@ from cardwar.web.store.rows import PersonScore
 @dataclass(frozen=True, slots=True)
 class TableSeat:
     """A seat of a live table: played by a "person" or the "computer", its name, and the
-    browser (player id) that holds it, None while a person's seat is free."""
+    browser (player id) that holds it, None while a person's seat is free. A seat the host gave
+    to the computer keeps who held it and their name (`gave_up`): they may take it back."""
 
     kind: str
     name: str
     holder: str | None = None
+    gave_up: tuple[str, str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seat as the row's JSON keeps it."""
+        kept: dict[str, Any] = {"kind": self.kind, "name": self.name, "holder": self.holder}
+        if self.gave_up is not None:
+            kept["gave_up"] = list(self.gave_up)
+        return kept
+
+    @classmethod
+    def from_dict(cls, kept: dict[str, Any]) -> TableSeat:
+        """The seat the row's JSON keeps."""
+        gave_up = kept.get("gave_up")
+        return cls(kept["kind"], kept["name"], kept["holder"], None if gave_up is None else (
+            str(gave_up[0]), str(gave_up[1])))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +75,7 @@ class TableRow:
                 "rules": self.rules,
                 "best_of": self.best_of,
                 "clock_s": self.clock_s,
-                "seats": [{"kind": s.kind, "name": s.name, "holder": s.holder} for s in self.seats],
+                "seats": [seat.to_dict() for seat in self.seats],
                 "round_id": self.round_id,
                 "match_id": self.match_id,
             }
@@ -76,7 +92,7 @@ def _row(found: tuple[Any, ...]) -> TableRow:
         rules=data["rules"],
         best_of=data["best_of"],
         clock_s=data["clock_s"],
-        seats=tuple(TableSeat(s["kind"], s["name"], s["holder"]) for s in data["seats"]),
+        seats=tuple(TableSeat.from_dict(seat) for seat in data["seats"]),
         round_id=data["round_id"],
         match_id=data["match_id"],
         closed=closed,

@@ -1,9 +1,9 @@
 """The live tables' fan-out: what one table says reaches every socket that listens to it, in the
-order it was said. Behind a small interface, `Hub`, so that a broker can carry the messages
-between processes later without a change to the routes or the page; `LocalHub`, in this
-process, is the default.
+order it was said. Behind a small interface, `Hub`: `InProcessHub`, in this process, is the
+default; `RedisHub` (`broker.py`) carries the messages between processes.
 
-A message is a JSON object (a dict); a channel is a table's code. `publish` returns once the
+A message is `Said`: written once as JSON (`wire.write`), whatever the number of sockets it
+goes to; a channel is a table's code. `publish` returns once the
 message is handed to every listener of this process; a listener's queue is bounded, and a
 listener too slow to keep up is dropped (its socket is closed, and its page rejoins, which
 sends it the whole table)."""
@@ -11,27 +11,24 @@ sends it the whole table)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
-Message = dict[str, Any]
+from cardwar.web.live.wire import Said
+
 QUEUE = 256
 """Messages one listener may have waiting before it is dropped as too slow."""
 
 
-def said(message: Message) -> str:
-    """A message as JSON text, as a socket sends it (and a broker carries it)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-
-
 class Subscription(Protocol):
-    """One listener of a channel: its messages, in order; `dropped` once it fell too far behind."""
+    """One listener of a channel: its messages, in order; `dropped` once it fell too far behind,
+    or (`lost` too) once the messages it should have heard were lost with the broker."""
 
     dropped: bool
+    lost: bool
 
-    async def next(self) -> Message | None:
+    async def next(self) -> Said | None:
         """The next message, waiting for it; None once the listener has been dropped, or
         woken."""
 
@@ -53,7 +50,7 @@ class Hub(Protocol):
     def listening(self) -> bool:
         """True while it carries every table's messages (`GET /healthz` asks)."""
 
-    async def publish(self, channel: str, message: Message) -> None:
+    async def publish(self, channel: str, message: Said) -> None:
         """Hand `message` to every listener of `channel`, after those published before it."""
 
     def subscribe(self, channel: str) -> Any:
@@ -61,14 +58,15 @@ class Hub(Protocol):
 
 
 class _Listener:
-    """A listener of `LocalHub`: a bounded queue of messages."""
+    """A listener of `InProcessHub`: a bounded queue of messages."""
 
     def __init__(self) -> None:
         # Bounded by `offer` (QUEUE messages), so that `wake` always finds room.
-        self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[Said | None] = asyncio.Queue()
         self.dropped = False
+        self.lost = False
 
-    def offer(self, message: Message) -> None:
+    def offer(self, message: Said) -> None:
         if self.dropped:
             return
         if self.queue.qsize() >= QUEUE:
@@ -76,22 +74,22 @@ class _Listener:
             return
         self.queue.put_nowait(message)
 
-    def drop(self) -> None:
+    def drop(self, *, lost: bool = False) -> None:
         if self.dropped:
             return
-        self.dropped = True
+        self.dropped, self.lost = True, lost
         while not self.queue.empty():  # what it has not read goes: its page rejoins
             self.queue.get_nowait()
         self.queue.put_nowait(None)  # the reader's next message: it leaves
 
-    async def next(self) -> Message | None:
+    async def next(self) -> Said | None:
         return await self.queue.get()
 
     def wake(self) -> None:
         self.queue.put_nowait(None)
 
 
-class LocalHub:
+class InProcessHub:
     """The hub of one process: each channel's listeners in memory."""
 
     def __init__(self) -> None:
@@ -108,7 +106,7 @@ class LocalHub:
         """Always: the messages stay in this process."""
         return True
 
-    async def publish(self, channel: str, message: Message) -> None:
+    async def publish(self, channel: str, message: Said) -> None:
         for listener in tuple(self._channels.get(channel, ())):
             listener.offer(message)
 
@@ -130,8 +128,8 @@ class LocalHub:
         return len(self._channels.get(channel, ()))
 
     def drop_all(self) -> None:
-        """Drop every listener, as too slow ones are: their sockets close, and their pages
-        rejoin (a broker lost meanwhile may have carried messages they never heard)."""
+        """Drop every listener as lost: their sockets close, and their pages rejoin (a broker
+        lost meanwhile may have carried messages they never heard)."""
         for listeners in self._channels.values():
             for listener in listeners:
-                listener.drop()
+                listener.drop(lost=True)

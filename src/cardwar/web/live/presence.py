@@ -1,14 +1,15 @@
-"""Who is at a live table, shared between the processes that serve it (`Shared`).
+"""A live table as the processes that serve it share it (`Presences`).
 
-A table's `Presence` is what a process knows of it beyond its row: the sockets
-at each seat, who is away and since when, who has flipped, the turn clock, the last reactions.
-Everything that changes it is done holding the table (`Shared.held`), and so is everything that
-saves its row. A server of one process keeps it in memory (`HereOnly`: holding is the
-table's lock, nothing more). A server with a broker keeps it in Redis as well (`InRedis`):
-holding takes the table's Redis lock too, reads the presence the last holder left, and writes it
-back as it lets go; a row another process saved meanwhile is read again from the database.
+A table's `Presence` is what a process holds of it: the `Table` itself (its row, and who has
+flipped, the turn clock, who is away, the last reactions), the sockets at each seat, and the lock
+that keeps its battles in order. Everything that changes it is done with the table locked
+(`Presences.locked`), and so is everything that saves its row. A server of one process keeps it
+in memory (`InProcessPresences`: locking is the table's asyncio lock, nothing more). A server with
+a broker keeps it in Redis as well (`RedisPresences`): locking takes the table's Redis lock too,
+reads what the last holder of the lock left, and writes it back as it lets go; a row another
+process saved meanwhile is read again from the database.
 
-What is told at a table is told holding it (`Presence.told`), and goes out as the table is let go,
+What is told at a table is told with it locked (`Presence.told`), and goes out as it is let go,
 after everything told before and before the next holder's: in memory, to the hub's listeners; in
 Redis, published on the table's channel by the script that writes the presence back and lets go,
 so that a flip costs two round trips to the broker (take, give back), not three.
@@ -32,11 +33,13 @@ import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from cardwar.web.errors import BrokerDown
-from cardwar.web.hub import Hub, Message, said
+from cardwar.web.live.hub import Hub
+from cardwar.web.live.table import Table
+from cardwar.web.live.wire import Said
 from cardwar.web.store.live import TableRow
 
 if TYPE_CHECKING:
@@ -105,17 +108,12 @@ def _retrieved(done: asyncio.Future[Any]) -> None:
 
 @dataclass(slots=True)
 class Presence:
-    """What a table is beyond its row: the sockets at each seat (by process), since when a
-    seat is away, who has flipped for the next battle, the turn clock, the last reaction of
-    each seat, and the lock that keeps its battles in order. Changed only while the table is
-    held (`Room.held`), which shares it between processes (`live_shared.py`)."""
+    """A table as this process holds it: the `Table`, the sockets at each seat (by process),
+    and the lock that keeps its battles in order. Changed only while the table is locked
+    (`Presences.locked`), which shares it between processes."""
 
-    row: TableRow
+    table: Table
     sockets: dict[int, dict[str, int]] = field(default_factory=dict)
-    away_since: dict[int, float] = field(default_factory=dict)
-    flipped: set[int] = field(default_factory=set)
-    deadline: float | None = None
-    reacted: dict[int, float] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     saved: str | None = None
     """Which save of its row this process read last (a new one each save): another process's
@@ -123,9 +121,14 @@ class Presence:
     round_at: tuple[str, tuple[int, int]] | None = None
     """The table's round and its battles and clock as the table's last holder left them in the
     database (None: not known): a process whose round in memory has them need not read it."""
-    told: list[Message] = field(default_factory=list)
-    """What has been told at the table while this process holds it: sent, in order, as it lets
-    go (`Shared.held`)."""
+    told: list[Said] = field(default_factory=list)
+    """What has been told at the table while this process holds its lock: sent, in order, as
+    it lets go (`Presences.locked`)."""
+
+    @property
+    def code(self) -> str:
+        """The table's invite code."""
+        return self.table.row.code
 
 
 def process_name() -> str:
@@ -133,15 +136,15 @@ def process_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
-class Shared(Protocol):
+class Presences(Protocol):
     """How a table's presence is kept by the processes serving it."""
 
     process: str
     """This process's name in a presence's socket counts."""
 
-    def held(self, presence: Presence, reload: Reload) -> Any:
-        """An async context manager: the table held by this process while the block runs, its
-        presence (and row) as the last holder left them; what the block told
+    def locked(self, presence: Presence, reload: Reload) -> Any:
+        """An async context manager: the table locked by this process while the block runs, its
+        presence (and row) as the last holder of the lock left them; what the block told
         (`Presence.told`) goes out as it lets go, even if the block failed (it was committed)."""
 
     async def look(self, presence: Presence, reload: Reload) -> None:
@@ -154,9 +157,9 @@ class Shared(Protocol):
         """Say that this process is serving (every tick)."""
 
 
-class HereOnly:
-    """The presence of a server of one process: in memory, held by the table's lock; what is
-    told goes to the listeners of `hub`, in this process."""
+class InProcessPresences:
+    """The presences of a server of one process: in memory, locked by each table's asyncio
+    lock; what is told goes to the listeners of `hub`, in this process."""
 
     process = "here"
 
@@ -164,14 +167,14 @@ class HereOnly:
         self.hub = hub
 
     @asynccontextmanager
-    async def held(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
+    async def locked(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
         async with presence.lock:
             try:
                 yield
             finally:
                 told, presence.told = presence.told, []
                 for message in told:
-                    await self.hub.publish(presence.row.code, message)
+                    await self.hub.publish(presence.code, message)
 
     async def look(self, presence: Presence, reload: Reload) -> None:
         """Nothing to look at: this process is the only one."""
@@ -183,8 +186,8 @@ class HereOnly:
         """Nobody to tell."""
 
 
-class InRedis:
-    """The presence of a server of several processes: in Redis, under a lock a table."""
+class RedisPresences:
+    """The presences of a server of several processes: in Redis, under a lock a table."""
 
     def __init__(self, broker: Broker) -> None:
         self.broker = broker
@@ -194,8 +197,8 @@ class InRedis:
         self._drop = broker.redis.register_script(_DROP)
 
     @asynccontextmanager
-    async def held(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
-        code = presence.row.code
+    async def locked(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
+        code = presence.code
         keys = [self.broker.key(kind, code) for kind in ("lock", "live", "round")]
         keys.append(self.broker.channel(code))
         token = secrets.token_hex(8)
@@ -283,7 +286,7 @@ class InRedis:
     async def look(self, presence: Presence, reload: Reload) -> None:
         if presence.lock.locked():
             return  # held by this process now: its holder has the newest, and will write it
-        key = self.broker.key("live", presence.row.code)
+        key = self.broker.key("live", presence.code)
         kept = await self.broker.call(lambda: self.broker.redis.get(key))
         await _apply(presence, kept, reload)
 
@@ -319,7 +322,7 @@ def _written(presence: Presence) -> Written:
     note = b"" if at is None else json.dumps([at[0], *at[1]]).encode()
     told, presence.told = presence.told, []
     return Written(
-        json.dumps(_state(presence), separators=(",", ":")), note, tuple(map(said, told))
+        json.dumps(_state(presence), separators=(",", ":")), note, tuple(m.text for m in told)
     )
 
 
@@ -333,13 +336,14 @@ def _round_note(note: bytes | None) -> tuple[str, tuple[int, int]] | None:
 
 def _state(presence: Presence) -> dict[str, Any]:
     """What a presence keeps in Redis (seats as the strings JSON makes of them)."""
+    table = presence.table
     return {
         "saved": presence.saved,
         "sockets": {str(seat): counts for seat, counts in presence.sockets.items() if counts},
-        "away": {str(seat): since for seat, since in presence.away_since.items()},
-        "flipped": sorted(presence.flipped),
-        "deadline": presence.deadline,
-        "reacted": {str(seat): when for seat, when in presence.reacted.items()},
+        "away": {str(seat): since for seat, since in table.away_since.items()},
+        "flipped": sorted(table.flipped),
+        "deadline": table.deadline,
+        "reacted": {str(seat): when for seat, when in table.reacted.items()},
     }
 
 
@@ -349,14 +353,17 @@ async def _apply(presence: Presence, kept: bytes | str | None, reload: Reload) -
     state = json.loads(kept) if kept is not None else None
     saved = None if state is None else state["saved"]
     if state is None or saved != presence.saved:
-        row = await reload(presence.row.code)
+        row = await reload(presence.code)
         if row is not None:
-            presence.row = row
+            presence.table = replace(presence.table, row=row)
         presence.saved = saved
     if state is None:
         return  # nothing kept yet (a table no process has held, or one idle for hours)
     presence.sockets = {int(seat): counts for seat, counts in state["sockets"].items()}
-    presence.away_since = {int(seat): since for seat, since in state["away"].items()}
-    presence.flipped = set(state["flipped"])
-    presence.deadline = state["deadline"]
-    presence.reacted = {int(seat): when for seat, when in state["reacted"].items()}
+    presence.table = replace(
+        presence.table,
+        away_since={int(seat): since for seat, since in state["away"].items()},
+        flipped=frozenset(state["flipped"]),
+        deadline=state["deadline"],
+        reacted={int(seat): when for seat, when in state["reacted"].items()},
+    )

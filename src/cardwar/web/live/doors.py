@@ -1,0 +1,134 @@
+"""Who comes and goes at a live table (`Doors`): a socket counted in as it opens and out as it
+closes, a person away once their last socket in any process serving has closed, back with their
+next; and the sweep for the people of a process that died. Each process counts its own sockets,
+and writes its count into the presence each time it locks the table, so that a count it could
+not write (the broker out of reach) is right again with its next."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from cardwar.web.errors import BrokerDown
+from cardwar.web.live.presence import Presence
+from cardwar.web.live.room import Room
+from cardwar.web.live.table import Who
+
+
+class Doors:
+    """The comings and goings of the sockets of every live table of this process."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.sockets = 0
+        """Live sockets open on this process (`Settings.live_sockets` bounds them), counted by
+        the socket as it is let in."""
+        self.sockets_from: Counter[str] = Counter()
+        """The same, by network address (`Settings.live_sockets_per_address` bounds each); an
+        address with none is not kept."""
+        self.here: dict[str, Counter[int]] = {}
+        """This process's own sockets at each table, by seat: what it writes into the presence
+        every process reads, each time it locks the table (`settle`)."""
+        self.unsettled: dict[str, set[int]] = {}
+        """The seats of each table whose socket closed here while the broker was out of reach:
+        the sweep tells the table who is away once it is back (`sweep`)."""
+        room.on_lock.append(self.settle)
+
+    def _count(self, code: str, seat: int, change: int) -> None:
+        """One socket more (+1) or fewer (-1) at `seat` of the table, in this process."""
+        mine = self.here.setdefault(code, Counter())
+        mine[seat] += change
+        if mine[seat] <= 0:
+            del mine[seat]
+        if not mine:
+            del self.here[code]
+
+    def settle(self, presence: Presence) -> None:
+        """Make this process's socket counts in the presence its own count of them: a change
+        it could not write (the broker out of reach) is written with its next lock."""
+        here = self.room.presences.process
+        mine = self.here.get(presence.code, Counter())
+        for seat in set(presence.sockets) | set(mine):
+            counts = presence.sockets.setdefault(seat, {})
+            if mine[seat]:
+                counts[here] = mine[seat]
+            else:
+                counts.pop(here, None)
+
+    async def arrive(self, code: str, who: Who) -> None:
+        """A socket of `who` has opened: a person back from away is said to be back."""
+        presence = await self.room.open_table(code)
+        if who.seat is None:
+            return
+        self._count(code, who.seat, +1)
+        try:
+            async with self.room.locked(presence):  # which counts it in for every process
+                table, back = presence.table.came(who.seat)
+                if back is not None:
+                    await self.room.save(presence, table)
+                    self.room.tell(presence, back)
+        except BrokerDown:
+            raise  # the socket counts it out (`leave`), as it tells it to come again
+        except BaseException:
+            self._count(code, who.seat, -1)  # the socket is gone with the failure
+            raise
+
+    async def leave(self, code: str, who: Who) -> None:
+        """A socket of `who` has closed: a person with no other socket, in any process still
+        serving, is away from now on. With the broker out of reach, BrokerDown, and the sweep
+        says so once it is back (`unsettled`)."""
+        if who.seat is None:
+            return
+        self._count(code, who.seat, -1)
+        presence = self.room.tables.get(code)
+        if presence is None:
+            return
+        try:
+            async with self.room.locked(presence):
+                if presence.table.seats[who.seat].holder == who.player:
+                    await self._away_if_gone(presence, (who.seat,))
+        except BrokerDown:
+            self.unsettled.setdefault(code, set()).add(who.seat)
+            raise
+
+    async def _away_if_gone(self, presence: Presence, seats: Iterable[int]) -> None:
+        """Each of `seats` whose person has no socket left in any process serving is away from
+        now on, and the table is told."""
+        for seat in seats:
+            table, away = presence.table.went(seat, now=self.room.clock())
+            if away is None or await self.sockets_at(presence, seat) > 0:
+                continue
+            await self.room.save(presence, table)
+            self.room.tell(presence, away)
+
+    async def sockets_at(self, presence: Presence, seat: int) -> int:
+        """The sockets open at `seat` in the processes serving now (a process that died holds
+        none, once its heartbeat lapses); counts of the dead are forgotten."""
+        counts = presence.sockets.get(seat, {})
+        alive = await self.room.presences.alive(counts)
+        for gone in set(counts) - alive:
+            del counts[gone]
+        return sum(counts.values())
+
+    async def sweep(self) -> None:
+        """A person whose sockets were all in a process that has died (its heartbeat lapsed),
+        or closed here while the broker was out of reach, is away from now on, and the table is
+        told (they reconnect to another process)."""
+        here = self.room.presences.process
+        for code, presence in tuple(self.room.tables.items()):
+            if presence.table.is_closed:
+                self.unsettled.pop(code, None)
+                continue
+            unsettled = set(self.unsettled.get(code, ()))
+            elsewhere = {name for counts in presence.sockets.values() for name in counts} - {here}
+            if not unsettled and (
+                not elsewhere or await self.room.presences.alive(elsewhere) >= elsewhere | {here}
+            ):
+                continue
+            async with self.room.locked(presence):
+                await self._away_if_gone(presence, set(presence.sockets) | unsettled)
+            left = self.unsettled.pop(code, set()) - unsettled  # any closed meanwhile stay
+            if left:
+                self.unsettled[code] = left
+        for code in set(self.unsettled) - set(self.room.tables):
+            del self.unsettled[code]  # closed meanwhile
