@@ -106,7 +106,7 @@ class RoundWaiters:
     round's own lock (call it while the round is held, so that the lock exists)."""
 
     def __init__(self, client: TestClient, round_id: str) -> None:
-        lock = client.app.app.state.rounds.held.locks[round_id]  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
+        lock = client.app.app.state.rounds.memory.locks[round_id]  # type: ignore[attr-defined]  # the guard wraps the FastAPI app, untyped
         self.tries: list[bool] = []  # each try to take the round: True for one that waits
         self._changed = threading.Condition()
         take = lock.acquire

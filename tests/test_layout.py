@@ -169,3 +169,37 @@ def test_the_size_check_notices_a_long_class_and_function() -> None:
     ]
     fitting = f"class Fits:\n{lines('x', 249)}\n\n\ndef short():\n{lines('y', 79)}\n"
     assert too_long(fitting, "probe") == []
+
+
+def our_bases(node: ast.ClassDef, ours: set[str]) -> list[str]:
+    """The bases of a class that are classes of ours (by name)."""
+    return [ast.unparse(base) for base in node.bases if ast.unparse(base) in ours]
+
+
+def test_no_class_of_the_web_extends_another_of_ours() -> None:
+    """In `cardwar/web`, a class that grows becomes collaborators, never a parent and a child:
+    no class extends another of ours, but an error (a kind of a kind of failure) and a request
+    or message shape (pydantic models that share their fields)."""
+    classes = {
+        node.name: node
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef)
+    }
+
+    def kind(name: str) -> str:
+        node = classes[name]
+        bases = [ast.unparse(base) for base in node.bases]
+        if any(base in ("BaseModel", "Exception") or base.endswith("Error") for base in bases):
+            return "shape or error"
+        return next((kind(base) for base in bases if base in classes), "ours")
+
+    found = sorted(
+        f"{path.relative_to(PACKAGE)}: {node.name}({', '.join(bases)})"
+        for path in (PACKAGE / "web").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef)
+        and (bases := our_bases(node, set(classes)))
+        and any(kind(base) == "ours" for base in bases)
+    )
+    assert found == []

@@ -447,7 +447,7 @@ def test_a_click_waits_out_a_short_request_on_its_round(make_client: ClientFacto
     waiters: list[RoundWaiters] = []
 
     def hold() -> None:
-        with rounds.held.holding(round_id, wait=True):
+        with rounds.memory.locked(round_id, wait=True):
             waiters.append(RoundWaiters(client, round_id))
             held.set()
             waiters[0].wait_for(1)  # let go only once the click waits for the round
@@ -469,12 +469,12 @@ def test_each_round_has_a_lock_of_its_own(make_client: ClientFactory) -> None:
     held = deal(client, seed=1)["id"]
     others = [deal(client, seed=n)["id"] for n in range(2, 30)]
     others += [f"missing-{n}" for n in range(300)]  # ids no round has: a lock each all the same
-    with rounds.held.holding(held, wait=True):
+    with rounds.memory.locked(held, wait=True):
         assert rounds.play(held, 1, wait=False) is None
         for round_id in others[:28]:
             assert rounds.play(round_id, 1, wait=False) is not None
         for round_id in others[28:]:
-            with rounds.held.holding(round_id, wait=False) as got:
+            with rounds.memory.locked(round_id, wait=False) as got:
                 assert got
 
 

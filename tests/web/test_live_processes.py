@@ -208,7 +208,7 @@ def test_a_round_read_through_a_process_whose_copy_predates_a_sit_down_names_who
     mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})  # through the first
     store = Store(database)
     try:
-        table = store.get_table(code)
+        table = store.live.get_table(code)
     finally:
         store.close()
     assert table is not None

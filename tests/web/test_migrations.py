@@ -101,16 +101,16 @@ def test_a_database_from_before_alembic_upgrades_in_place_with_nothing_lost(
         replayed, resumed = from_history(ended.history), resume(ended.snapshot)
         assert replayed.outcome == resumed.outcome and resumed.outcome is not None
         assert resumed.outcome.winner == 0 and replayed.piles == resumed.piles
-        board = store.scoreboard(PLAYER)
+        board = store.players.scoreboard(PLAYER)
         assert (board.won, board.lost, board.drawn) == (1, 0, 1)
         assert [(p.name, p.won, p.drawn) for p in board.people] == [("You", 1, 1)]
-        assert store.house_rules(PLAYER)["war_down"] == 3  # type: ignore[index]
-        assert store.best_of(PLAYER) == 3
-        match_id = store.open_match_id(PLAYER)
+        assert store.players.house_rules(PLAYER)["war_down"] == 3  # type: ignore[index]
+        assert store.players.best_of(PLAYER) == 3
+        match_id = store.matches.open_id(PLAYER)
         assert match_id == "uDrP0zGNoMd9mxcqL0udxQ"
-        match = store.get_match(match_id)
+        match = store.matches.get(match_id)
         assert match is not None and match.best_of == 3 and match.winners == (0,)
-        table = store.get_table("pzpcqvFEpur6kqvEp_M_Yw")
+        table = store.live.get_table("pzpcqvFEpur6kqvEp_M_Yw")
         assert table is not None and table.clock_s == 10 and table.closed is None
         assert [seat.name for seat in table.seats] == ["Mia", ""]
         assert store.latest_id(PLAYER) == "P5o2vljkMMWhEgAhHFVNFQ"  # the live table's is its own
@@ -190,7 +190,7 @@ def test_a_new_postgresql_database_gets_every_revision_once_even_from_two_at_onc
     assert said == [f"a new database, now at revision {HEAD}", f"already at revision {HEAD}"]
     store = Store(postgres)
     try:
-        tables = store._db.tables()
+        tables = store.db._db.tables()  # the engine's own list of tables
         assert {"rounds", "matches", "players", "people", "live_tables", "meta"} <= tables
         assert len(store.secret()) == 32
     finally:
@@ -201,7 +201,7 @@ def test_postgresql_fills_the_pages_of_rounds_half_full(postgres: str) -> None:
     """A click's new version of its round's row finds room on its page (docs/deploy.md)."""
     store = Store(postgres)
     try:
-        found = store._db.execute(
+        found = store.db.execute(
             "SELECT reloptions FROM pg_class WHERE relname = 'rounds'"
             " AND relnamespace = current_schema()::regnamespace"
         ).fetchone()

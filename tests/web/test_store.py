@@ -342,9 +342,9 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(sqlite_files: 
             assert state(resume(row.snapshot)) == state(live)
         # ... and "You", the only person an older file knew, the same tally.
         you = PersonScore("You", won=1, lost=1, drawn=2)
-        assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2, people=(you,))
+        assert store.players.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=2, people=(you,))
         you = PersonScore("You", won=0, lost=1, drawn=0)
-        assert store.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0, people=(you,))
+        assert store.players.scoreboard("p2") == Scoreboard(won=0, lost=1, drawn=0, people=(you,))
         assert integrity(store) == "ok"
         store.close()
 
@@ -352,7 +352,7 @@ def test_a_file_from_before_snapshots_and_scoreboards_opens_whole(sqlite_files: 
 def test_an_older_file_opens_when_a_player_has_only_unfinished_rounds(sqlite_files: Files) -> None:
     """A player whose rounds in an older file are all unfinished gets an empty scoreboard."""
     old_file(sqlite_files.path, {"going": ("p1", ROUNDS["random deal, part played"]())})
-    assert sqlite_files.open().scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    assert sqlite_files.open().players.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
 
 
 def test_a_file_from_before_matches_opens_whole(sqlite_files: Files) -> None:
@@ -381,8 +381,8 @@ def test_a_file_from_before_matches_opens_whole(sqlite_files: Files) -> None:
     for _ in range(2):
         store = sqlite_files.open()
         you = PersonScore("You", won=2, lost=0, drawn=0)
-        assert store.scoreboard("p1") == Scoreboard(2, 0, 0, 0, 0, people=(you,))
-        assert store.get_match("m1") == MatchRow("m1", "p1", 3, CLASSIC.to_dict(), (), (), 0)
+        assert store.players.scoreboard("p1") == Scoreboard(2, 0, 0, 0, 0, people=(you,))
+        assert store.matches.get("m1") == MatchRow("m1", "p1", 3, CLASSIC.to_dict(), (), (), 0)
         row = store.get("r1")
         assert row is not None and row.snapshot is not None and row.match_id is None
         store.close()
@@ -393,8 +393,8 @@ def test_a_file_from_before_matches_opens_whole(sqlite_files: Files) -> None:
 
 def test_a_new_player_has_an_empty_scoreboard_and_no_house_rules(store: Store) -> None:
     """A player the file has never seen has won, lost and drawn nothing and chose no rules."""
-    assert store.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
-    assert store.house_rules("p1") is None
+    assert store.players.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    assert store.players.house_rules("p1") is None
 
 
 def test_scores_add_up_per_player_and_survive_a_reopen(files: Files, store: Store) -> None:
@@ -409,8 +409,8 @@ def test_scores_add_up_per_player_and_survive_a_reopen(files: Files, store: Stor
     store.update("a", ROUNDS["all_cards"]())
     store.update("d", ROUNDS["all_cards"](), score="won")
     store = files.reopen(store)
-    assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=1)
-    assert store.scoreboard("p2") == Scoreboard(won=0, lost=0, drawn=1)
+    assert store.players.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=1)
+    assert store.players.scoreboard("p2") == Scoreboard(won=0, lost=0, drawn=1)
 
 
 def test_seats_are_kept_per_round_match_and_player(files: Files, store: Store) -> None:
@@ -420,18 +420,18 @@ def test_seats_are_kept_per_round_match_and_player(files: Files, store: Store) -
     mia, bo = Seat("person", "Mia"), Seat("person", "Bo")
     store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0, seats=(mia, bo))
     store.insert("r2", "p1", Round(CLASSIC, seed=2), created_at=1.0)
-    store.insert_match("m1", "p1", 3, CLASSIC.to_dict(), 7, 1.0, (mia, bo, *DEFAULT_SEATS[2:]))
-    store.set_house_rules("p1", CLASSIC.to_dict(), (mia, bo, *DEFAULT_SEATS[2:]))
-    store.set_house_rules("p1", TIMED.to_dict())
+    store.matches.insert("m1", "p1", 3, CLASSIC.to_dict(), 7, 1.0, (mia, bo, *DEFAULT_SEATS[2:]))
+    store.players.set_house_rules("p1", CLASSIC.to_dict(), (mia, bo, *DEFAULT_SEATS[2:]))
+    store.players.set_house_rules("p1", TIMED.to_dict())
     for opened in (store, files.open()):
         first, second = opened.get("r1"), opened.get("r2")
         assert first is not None and first.seats == (mia, bo)
         assert second is not None and second.seats is None
-        match = opened.get_match("m1")
+        match = opened.matches.get("m1")
         assert match is not None and match.seats == (mia, bo, *DEFAULT_SEATS[2:])
-        assert opened.seats("p1") == (mia, bo, *DEFAULT_SEATS[2:])
-        assert opened.house_rules("p1") == TIMED.to_dict()
-        assert opened.seats("p2") is None
+        assert opened.players.seats("p1") == (mia, bo, *DEFAULT_SEATS[2:])
+        assert opened.players.house_rules("p1") == TIMED.to_dict()
+        assert opened.players.seats("p2") is None
 
 
 def test_a_rounds_state_says_who_sits_at_it_as_another_process_seated_them(
@@ -456,10 +456,10 @@ def test_tallies_add_up_per_name_case_aside_in_the_saves_transaction(store: Stor
     store.update("b", ROUNDS["both_short"](), people=[("Mia", "drawn")])
     store.update("c", ROUNDS["all_cards"](), people=[("Zed", "won")])
     expected = (PersonScore("Bo", 0, 1, 0), PersonScore("Mia", 1, 0, 1))
-    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0, people=expected)
+    assert store.players.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0, people=expected)
     with pytest.raises(KeyError, match="tied"):
         store.update("a", ROUNDS["all_cards"](), score="won", people=[("Mia", "tied")])
-    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0, people=expected)
+    assert store.players.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0, people=expected)
 
 
 def test_a_save_with_an_unknown_score_changes_nothing(store: Store) -> None:
@@ -469,21 +469,21 @@ def test_a_save_with_an_unknown_score_changes_nothing(store: Store) -> None:
         store.update("r1", ROUNDS["all_cards"](), score="tied")
     row = store.get("r1")
     assert row is not None and row.history["battles"] == 0
-    assert store.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    assert store.players.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
     store.update("r1", ROUNDS["all_cards"](), score="won")  # the file is still usable
-    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0)
+    assert store.players.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0)
 
 
 def test_house_rules_are_kept_per_player_and_replaced_whole(files: Files, store: Store) -> None:
     """A player's chosen rules come back as chosen, after a reopen too; a new choice replaces
     the old one whole; other players' choices are their own."""
-    store.set_house_rules("p1", {"war_down": 3, "players": 4})
-    store.set_house_rules("p2", TIMED.to_dict())
-    assert store.house_rules("p1") == {"war_down": 3, "players": 4}
-    store.set_house_rules("p1", {"low_wins": True})
+    store.players.set_house_rules("p1", {"war_down": 3, "players": 4})
+    store.players.set_house_rules("p2", TIMED.to_dict())
+    assert store.players.house_rules("p1") == {"war_down": 3, "players": 4}
+    store.players.set_house_rules("p1", {"low_wins": True})
     store = files.reopen(store)
-    assert store.house_rules("p1") == {"low_wins": True}
-    assert store.house_rules("p2") == TIMED.to_dict()
+    assert store.players.house_rules("p1") == {"low_wins": True}
+    assert store.players.house_rules("p2") == TIMED.to_dict()
 
 
 def test_house_rules_and_scoreboard_live_side_by_side(store: Store) -> None:
@@ -491,13 +491,13 @@ def test_house_rules_and_scoreboard_live_side_by_side(store: Store) -> None:
     a player who only has a scoreboard has chosen no rules."""
     store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0)
     store.update("r1", ROUNDS["all_cards"](), score="won")
-    assert store.house_rules("p1") is None
-    store.set_house_rules("p1", {"war_down": 2})
-    assert store.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0)
+    assert store.players.house_rules("p1") is None
+    store.players.set_house_rules("p1", {"war_down": 2})
+    assert store.players.scoreboard("p1") == Scoreboard(won=1, lost=0, drawn=0)
     store.insert("r2", "p1", Round(CLASSIC, seed=2), created_at=2.0)
     store.update("r2", ROUNDS["opponent_short"](), score="lost")
-    assert store.house_rules("p1") == {"war_down": 2}
-    assert store.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=0)
+    assert store.players.house_rules("p1") == {"war_down": 2}
+    assert store.players.scoreboard("p1") == Scoreboard(won=1, lost=1, drawn=0)
 
 
 def test_the_latest_round_is_the_one_dealt_last(store: Store) -> None:
@@ -524,16 +524,16 @@ def test_prune_removes_old_rounds_and_forgotten_players(store: Store) -> None:
     store.insert("old", "p1", Round(CLASSIC, seed=1), created_at=100.0)
     store.insert("old, finished", "p1", ROUNDS["all_cards"](), created_at=100.0)
     store.insert("recent", "p2", Round(CLASSIC, seed=2), created_at=300.0)
-    store.set_house_rules("p1", {"war_down": 2})
-    store.set_house_rules("p2", {"war_down": 3})
-    store.set_house_rules("p3", {"war_down": 4})
+    store.players.set_house_rules("p1", {"war_down": 2})
+    store.players.set_house_rules("p2", {"war_down": 3})
+    store.players.set_house_rules("p3", {"war_down": 4})
     assert store.prune(rounds_before=200.0, players_before=0.0) == (2, 0)
     assert store.get("old") is None and store.get("old, finished") is None
     assert store.get("recent") is not None
-    assert store.house_rules("p1") == {"war_down": 2}
+    assert store.players.house_rules("p1") == {"war_down": 2}
     assert store.prune(rounds_before=200.0, players_before=time.time() + 60) == (0, 2)
-    assert store.house_rules("p1") is None and store.house_rules("p3") is None
-    assert store.house_rules("p2") == {"war_down": 3}  # their round is still there
+    assert store.players.house_rules("p1") is None and store.players.house_rules("p3") is None
+    assert store.players.house_rules("p2") == {"war_down": 3}  # their round is still there
     assert store.get("recent") is not None
 
 
@@ -587,7 +587,7 @@ def test_one_store_serves_many_threads(store: Store) -> None:
 
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(deal_and_save, range(20)))
-    assert store.scoreboard("p1") == Scoreboard(won=20, lost=0, drawn=0)
+    assert store.players.scoreboard("p1") == Scoreboard(won=20, lost=0, drawn=0)
     assert store.latest_id("p1") == "r19"
 
 
@@ -611,21 +611,21 @@ def test_a_match_keeps_its_rules_its_rounds_and_its_winners(files: Files, store:
     """A stored match comes back with its player, length, rules and seed, its rounds in the
     order dealt, and every round's winner so far; its rounds know their match."""
     rules = Rules.from_dict({"hand_size": 4}).to_dict()
-    store.insert_match("m1", "p1", 3, rules, seed=99, at=10.0)
-    assert store.get_match("m1") == MatchRow("m1", "p1", 3, rules, (), (), 99)
+    store.matches.insert("m1", "p1", 3, rules, seed=99, at=10.0)
+    assert store.matches.get("m1") == MatchRow("m1", "p1", 3, rules, (), (), 99)
     store.insert("second", "p1", Round(CLASSIC, seed=2), created_at=30.0, match_id="m1")
     store.insert("first", "p1", Round(CLASSIC, seed=1), created_at=20.0, match_id="m1")
     store.insert("same moment", "p1", Round(CLASSIC, seed=3), created_at=30.0, match_id="m1")
     store.insert("alone", "p1", Round(CLASSIC, seed=4), created_at=25.0)
     store.update("first", ROUNDS["all_cards"](), match=MatchUpdate("m1", (0,), None))
     store = files.reopen(store)
-    assert store.get_match("m1") == MatchRow(
+    assert store.matches.get("m1") == MatchRow(
         "m1", "p1", 3, rules, (0,), ("first", "second", "same moment"), 99
     )
     first, alone = store.get("first"), store.get("alone")
     assert first is not None and first.match_id == "m1"
     assert alone is not None and alone.match_id is None
-    assert store.get_match("m2") is None
+    assert store.matches.get("m2") is None
 
 
 @pytest.mark.parametrize(("winner", "won", "lost"), [(0, 1, 0), (1, 0, 1), (None, 0, 0)])
@@ -634,21 +634,21 @@ def test_a_won_or_lost_match_counts_on_the_scoreboard(
 ) -> None:
     """The save that decides a match adds it to the player's matches won or lost, beside the
     round's own score; a save that decides nothing counts no match."""
-    store.insert_match("m1", "p1", 1, CLASSIC.to_dict(), seed=5, at=1.0)
+    store.matches.insert("m1", "p1", 1, CLASSIC.to_dict(), seed=5, at=1.0)
     store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0, match_id="m1")
     update = MatchUpdate("m1", (0,) if winner is None else (winner,), winner)
     store.update("r1", ROUNDS["all_cards"](), score="won", match=update)
-    assert store.scoreboard("p1") == Scoreboard(1, 0, 0, matches_won=won, matches_lost=lost)
-    match = store.get_match("m1")
+    assert store.players.scoreboard("p1") == Scoreboard(1, 0, 0, matches_won=won, matches_lost=lost)
+    match = store.matches.get("m1")
     assert match is not None and match.winners == update.winners
 
 
 def test_a_match_with_no_player_counts_for_nobody(files: Files, store: Store) -> None:
     """A match dealt with no player behind it is kept and decided, and no scoreboard changes."""
-    store.insert_match("m1", None, 1, CLASSIC.to_dict(), seed=5, at=1.0)
+    store.matches.insert("m1", None, 1, CLASSIC.to_dict(), seed=5, at=1.0)
     store.insert("r1", None, Round(CLASSIC, seed=1), created_at=1.0, match_id="m1")
     store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("m1", (0,), 0))
-    match = store.get_match("m1")
+    match = store.matches.get("m1")
     assert match is not None and (match.player, match.winners) == (None, (0,))
     assert files.query("SELECT COUNT(*) FROM players") == [(0,)]
 
@@ -657,62 +657,62 @@ def test_prune_removes_old_matches_once_their_rounds_are_gone(store: Store) -> N
     """A match untouched since the cut-off goes with its last round; a match with a round left,
     or touched since, stays."""
     for match_id, at in [("old", 100.0), ("old, round kept", 100.0), ("recent", 300.0)]:
-        store.insert_match(match_id, "p1", 3, CLASSIC.to_dict(), seed=1, at=at)
+        store.matches.insert(match_id, "p1", 3, CLASSIC.to_dict(), seed=1, at=at)
     store.insert("r-old", "p1", Round(CLASSIC, seed=1), created_at=100.0, match_id="old")
     store.insert(
         "r-kept", "p1", Round(CLASSIC, seed=2), created_at=300.0, match_id="old, round kept"
     )
     assert store.prune(rounds_before=200.0, players_before=0.0) == (1, 0)
-    assert store.get_match("old") is None
-    assert store.get_match("old, round kept") is not None
-    assert store.get_match("recent") is not None
+    assert store.matches.get("old") is None
+    assert store.matches.get("old, round kept") is not None
+    assert store.matches.get("recent") is not None
 
 
 def test_a_matchs_rounds_are_pruned_together(store: Store) -> None:
     """An old round of a match whose next round is still played stays (the match reads its
     progress from its rounds in order); once every round of it is old, they all go."""
-    store.insert_match("m", "p1", 3, CLASSIC.to_dict(), seed=1, at=100.0)
+    store.matches.insert("m", "p1", 3, CLASSIC.to_dict(), seed=1, at=100.0)
     store.insert("m-1", "p1", Round(CLASSIC, seed=1), created_at=100.0, match_id="m")
     store.insert("m-2", "p1", Round(CLASSIC, seed=2), created_at=300.0, match_id="m")
     assert store.prune(rounds_before=200.0, players_before=0.0) == (0, 0)
-    assert store.get("m-1") is not None and store.get_match("m") is not None
+    assert store.get("m-1") is not None and store.matches.get("m") is not None
     assert store.prune(rounds_before=400.0, players_before=0.0) == (2, 0)
     assert store.get("m-1") is None and store.get("m-2") is None
-    assert store.get_match("m") is None
+    assert store.matches.get("m") is None
 
 
 def test_a_players_match_length_is_kept(files: Files, store: Store) -> None:
     """A player's choice of match length comes back as chosen (one round until they choose),
     after a reopen too, and leaves their house rules and scoreboard as they were."""
-    assert store.best_of("p1") == 1
-    store.set_house_rules("p1", {"war_down": 2})
-    store.set_best_of("p1", 3)
-    store.set_best_of("p2", 5)
-    assert store.best_of("p1") == 3
-    store.set_best_of("p1", 5)
+    assert store.players.best_of("p1") == 1
+    store.players.set_house_rules("p1", {"war_down": 2})
+    store.players.set_best_of("p1", 3)
+    store.players.set_best_of("p2", 5)
+    assert store.players.best_of("p1") == 3
+    store.players.set_best_of("p1", 5)
     store = files.reopen(store)
-    assert (store.best_of("p1"), store.best_of("p2")) == (5, 5)
-    assert store.house_rules("p1") == {"war_down": 2}
-    store.set_house_rules("p1", {"war_down": 3})
-    assert store.best_of("p1") == 5
+    assert (store.players.best_of("p1"), store.players.best_of("p2")) == (5, 5)
+    assert store.players.house_rules("p1") == {"war_down": 2}
+    store.players.set_house_rules("p1", {"war_down": 3})
+    assert store.players.best_of("p1") == 5
 
 
 def test_the_open_match_is_the_latest_one_while_undecided(store: Store) -> None:
     """A player's open match is the one they began last, until it is decided; an earlier
     match left undecided is not reopened, and nobody else's counts."""
-    assert store.open_match_id("p1") is None
-    store.insert_match("first", "p1", 3, CLASSIC.to_dict(), seed=1, at=10.0)
-    store.insert_match("someone else's", "p2", 3, CLASSIC.to_dict(), seed=2, at=30.0)
-    assert store.open_match_id("p1") == "first"
-    store.insert_match("second", "p1", 3, CLASSIC.to_dict(), seed=3, at=20.0)
-    store.insert_match("same moment", "p1", 3, CLASSIC.to_dict(), seed=4, at=20.0)
-    assert store.open_match_id("p1") == "same moment"
+    assert store.matches.open_id("p1") is None
+    store.matches.insert("first", "p1", 3, CLASSIC.to_dict(), seed=1, at=10.0)
+    store.matches.insert("someone else's", "p2", 3, CLASSIC.to_dict(), seed=2, at=30.0)
+    assert store.matches.open_id("p1") == "first"
+    store.matches.insert("second", "p1", 3, CLASSIC.to_dict(), seed=3, at=20.0)
+    store.matches.insert("same moment", "p1", 3, CLASSIC.to_dict(), seed=4, at=20.0)
+    assert store.matches.open_id("p1") == "same moment"
     store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=20.0, match_id="same moment")
     store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("same moment", (0,), None))
-    assert store.open_match_id("p1") == "same moment"
+    assert store.matches.open_id("p1") == "same moment"
     store.update("r1", ROUNDS["all_cards"](), match=MatchUpdate("same moment", (0, 0), 0))
-    assert store.open_match_id("p1") is None
-    assert store.open_match_id("p2") == "someone else's"
+    assert store.matches.open_id("p1") is None
+    assert store.matches.open_id("p2") == "someone else's"
 
 
 def test_a_save_from_a_round_played_elsewhere_meanwhile_writes_nothing(
@@ -733,7 +733,7 @@ def test_a_save_from_a_round_played_elsewhere_meanwhile_writes_nothing(
     with pytest.raises(RoundMoved):
         store.update("r1", behind, score="won", since=(0, 0))
     assert store.round_state("r1") == (5, 0, None)
-    assert store.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
+    assert store.players.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
     assert store.round_state("missing") is None
 
 

@@ -52,7 +52,7 @@ class Matches:
         # A live table's match is the table's (nobody's own table shows it); its rounds still
         # count on the scoreboard of the browser that opened the table.
         owner = None if live_table is not None else player
-        self.store.insert_match(match_id, owner, best_of, chosen.to_dict(), seed, now, checked)
+        self.store.matches.insert(match_id, owner, best_of, chosen.to_dict(), seed, now, checked)
         round_ = self.rounds.create(
             player, rules=chosen.to_dict(), seed=round_seed(seed, 0), match_id=match_id,
             seats=checked, live_table=live_table,
@@ -115,10 +115,10 @@ class Matches:
         while it is undecided (a replay or a shared deal was played in the middle of it)."""
         if latest is not None and latest["match_id"] is not None:
             return str(latest["match_id"])
-        return self.store.open_match_id(player)
+        return self.store.matches.open_id(player)
 
     def _row(self, match_id: str) -> MatchRow:
-        row = self.store.get_match(match_id)
+        row = self.store.matches.get(match_id)
         if row is None:
             raise MatchNotFound.of(match_id)
         return row

@@ -49,11 +49,11 @@ class Players:
 
     def tables(self, player: str) -> list[TableRow]:
         """The open live tables where the player holds a seat, the latest opened first."""
-        return self.store.tables_held_by(player)
+        return self.store.live.tables_held_by(player)
 
     def house_rules(self, player: str) -> Rules:
         """The rules the player chose for their next rounds (classic until they choose)."""
-        stored = self.store.house_rules(player)
+        stored = self.store.players.house_rules(player)
         if stored is None:
             return Rules.preset("classic")
         try:
@@ -64,12 +64,12 @@ class Players:
     def seats(self, player: str) -> tuple[Seat, ...]:
         """The four seats the player chose, seat 0 first (you against the computers until they
         choose)."""
-        stored = self.store.seats(player)
+        stored = self.store.players.seats(player)
         return stored if stored is not None and len(stored) == SEATS else DEFAULT_SEATS
 
     def best_of(self, player: str) -> int:
         """How many rounds the player's matches last: 1 (single rounds), 3 or 5."""
-        return self.store.best_of(player)
+        return self.store.players.best_of(player)
 
     def choose_house_rules(
         self,
@@ -88,11 +88,11 @@ class Players:
         if best_of is not None:
             check_best_of(best_of)
         kept = check_seats(self.seats(player) if seats is None else seats, chosen.players)
-        self.store.set_house_rules(player, chosen.to_dict(), kept)
+        self.store.players.set_house_rules(player, chosen.to_dict(), kept)
         if best_of is not None:
-            self.store.set_best_of(player, best_of)
-        return chosen, self.store.best_of(player), kept
+            self.store.players.set_best_of(player, best_of)
+        return chosen, self.store.players.best_of(player), kept
 
     def scoreboard(self, player: str) -> Scoreboard:
         """The player's rounds won, lost and drawn."""
-        return self.store.scoreboard(player)
+        return self.store.players.scoreboard(player)

@@ -65,7 +65,7 @@ def moved_meanwhile(round_id: str) -> RateLimited:
 
 
 @dataclass(slots=True)
-class Live:
+class RoundInMemory:
     """A round held in memory with the wall-clock time it started (for timed rounds), the
     match it belongs to, if any, and who sits at its table (names filled in)."""
 
@@ -77,7 +77,7 @@ class Live:
     """The code of the live table that plays it: its battles are played there, nowhere else."""
     stored: tuple[int, int] = (0, 0)
     """Its battles and clock (1 once run out) as this process last read or wrote them: another
-    process serving the same database may have played it since (`Rounds._load`)."""
+    process serving the same database may have played it since (`Loader.load`)."""
 
     def people_in(self) -> tuple[int, ...]:
         """The seats a person plays who still hold cards: a run that stops when they are all
@@ -115,7 +115,7 @@ def refuse_if_over(round_id: str, round_: Round) -> None:
         )
 
 
-def refuse_off_table(round_id: str, live: Live, at_table: str | None) -> None:
+def refuse_off_table(round_id: str, live: RoundInMemory, at_table: str | None) -> None:
     """Refuse (RoundOverError's 409) a battle of a live table's round asked anywhere but at
     that table: there, each person flips on their own device."""
     if live.table is not None and live.table != at_table:
@@ -125,7 +125,7 @@ def refuse_off_table(round_id: str, live: Live, at_table: str | None) -> None:
 def match_after(store: Store, match_id: str, round_id: str, winner: int | None) -> MatchUpdate:
     """The match once the round `round_id` has ended with `winner`: saved with the round's
     last battle, in the same write."""
-    row = store.get_match(match_id)
+    row = store.matches.get(match_id)
     if row is None:
         raise MatchNotFound.of(match_id)
     position = row.rounds.index(round_id)
@@ -150,13 +150,13 @@ class RoundLock:
         self.release = lock.release
 
 
-class Held:
+class Memory:
     """The rounds in memory: a lock for each round, and the latest rounds used, at most `size`
     of them (the rest are read back from the store when asked for)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._cache: OrderedDict[str, Live] = OrderedDict()
+        self._cache: OrderedDict[str, RoundInMemory] = OrderedDict()
         self._cache_lock = threading.Lock()
         # One lock per round, alive while anyone holds or waits for it: a round's long run
         # never holds up another round's click (locks shared between rounds once did).
@@ -164,8 +164,8 @@ class Held:
         self._locks_lock = threading.Lock()
 
     @contextmanager
-    def holding(self, round_id: str, wait: bool) -> Iterator[bool]:
-        """Hold the round's lock; yield False, holding nothing, if it is taken and not `wait`."""
+    def locked(self, round_id: str, wait: bool) -> Iterator[bool]:
+        """Lock the round; yield False, locking nothing, if another has it and not `wait`."""
         with self._locks_lock:
             lock = self.locks.get(round_id)
             if lock is None:
@@ -178,7 +178,7 @@ class Held:
         finally:
             lock.release()
 
-    def get(self, round_id: str) -> Live | None:
+    def get(self, round_id: str) -> RoundInMemory | None:
         """The round in memory, now the latest used; None if it is not held."""
         with self._cache_lock:
             live = self._cache.get(round_id)
@@ -186,7 +186,7 @@ class Held:
                 self._cache.move_to_end(round_id)
             return live
 
-    def keep(self, round_id: str, live: Live) -> None:
+    def keep(self, round_id: str, live: RoundInMemory) -> None:
         """Hold the round in memory as the latest used, letting go of the oldest beyond `size`."""
         with self._cache_lock:
             self._cache[round_id] = live
@@ -203,39 +203,39 @@ class Held:
                 self._cache.pop(round_id, None)
 
 
-class HeldRounds:
+class Loader:
     """The rounds in memory over their rows: each loaded (from its snapshot, or the cache once
     its row says no other process has played it since), shown in the API's shape, saved (only
-    over the row it was loaded from), and its clock called. `Rounds` plays them."""
+    over the row it was loaded from), and its clock called. `Rounds` plays them, through one."""
 
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
         self._clock = settings.clock
-        self.held = Held(settings.cache_size)
+        self.memory = Memory(settings.cache_size)
 
-    def _current(
+    def current(
         self, round_id: str, *, look: bool = True, known: tuple[int, int] | None = None
-    ) -> tuple[Live, bool]:
+    ) -> tuple[RoundInMemory, bool]:
         """The round as it stands now, and whether this call ended it: a timed round whose
         clock has run out is ended first. Call it holding the round's lock. Without `look`, a
         round in memory is taken as it is, unchecked against its row: for a play, whose save
         finds out (RoundMoved) if another process played it since. With `known` (the battles
         and clock the caller knows its row has), a round in memory that has them is taken as
         it is too."""
-        live = self._load(round_id, look=look, known=known)
+        live = self.load(round_id, look=look, known=known)
         try:
-            return live, self._check_clock(round_id, live)
+            return live, self.check_clock(round_id, live)
         except RoundMoved:
             # Another process ended or played it first: take it as it is now, holding its row.
             with self.store.round_locked(round_id):
-                live = self._load(round_id)
-                return live, self._check_clock(round_id, live)
+                live = self.load(round_id)
+                return live, self.check_clock(round_id, live)
 
-    def _load(
+    def load(
         self, round_id: str, *, look: bool = True, known: tuple[int, int] | None = None
-    ) -> Live:
-        live = self.held.get(round_id)
+    ) -> RoundInMemory:
+        live = self.memory.get(round_id)
         if live is not None and (not look or live.stored == known):
             return live
         if live is not None:
@@ -248,7 +248,7 @@ class HeldRounds:
                 return live
             # Played or ended by another process since, someone seated at its table there, or
             # pruned: read again.
-            self.held.forget(round_id)
+            self.memory.forget(round_id)
         row = self.store.get(round_id)
         if row is None:
             raise RoundNotFound.of(round_id)
@@ -256,13 +256,13 @@ class HeldRounds:
         assert row.snapshot is not None  # the store fills in any row from before snapshots
         round_ = persist.resume(row.snapshot)
         seats = seated(row.seats, round_)
-        live = Live(
+        live = RoundInMemory(
             round_, row.created_at, row.match_id, seats, row.live_table, stored_state(round_)
         )
-        self.held.keep(round_id, live)
+        self.memory.keep(round_id, live)
         return live
 
-    def _view(self, round_id: str, live: Live) -> dict[str, Any]:
+    def view(self, round_id: str, live: RoundInMemory) -> dict[str, Any]:
         """The round in the API's shape, with what only the server knows: its match, and the
         seconds left on its clock (null with no clock, or once the round is over)."""
         shown = round_view(live.round, round_id)
@@ -275,7 +275,7 @@ class HeldRounds:
         shown["seats"] = seats_json(live.seats)
         return shown
 
-    def _save(self, round_id: str, live: Live, was_out: Sequence[int | None]) -> None:
+    def save(self, round_id: str, live: RoundInMemory, was_out: Sequence[int | None]) -> None:
         """Store the round after a play that was not refused, with what it adds to seat 0's
         scoreboard and to each person's tally (`was_out`: each seat's `out_at` before it)."""
         round_ = live.round
@@ -301,10 +301,10 @@ class HeldRounds:
         except BaseException:
             # The live round is now ahead of the file: forget it, so the next request resumes
             # the round exactly as stored.
-            self.held.forget(round_id)
+            self.memory.forget(round_id)
             raise
 
-    def _check_clock(self, round_id: str, live: Live) -> bool:
+    def check_clock(self, round_id: str, live: RoundInMemory) -> bool:
         """End a timed round whose clock has run out; True if this call ended it."""
         limit = live.round.rules.time_limit_s
         if limit is None or live.round.outcome is not None:
@@ -313,15 +313,17 @@ class HeldRounds:
             return False
         was_out = list(live.round.out_at)
         live.round.call_time()
-        self._save(round_id, live, was_out)
+        self.save(round_id, live, was_out)
         return True
 
 
-class Rounds(HeldRounds):
-    """Every round of the server, kept in the database and, while in use, in memory (`held`)."""
+class Rounds:
+    """Every round of the server, kept in the database and, while in use, in memory (`memory`)."""
 
     def __init__(self, store: Store, settings: Settings, worker: Worker) -> None:
-        super().__init__(store, settings)
+        self.store, self.settings, self._clock = store, settings, settings.clock
+        self.loader = Loader(store, settings)
+        self.memory = self.loader.memory
         self.worker = worker
         self.long_running: set[str] = set()
         """Rounds a long run is playing now: a click on one is told to wait, not left waiting."""
@@ -358,10 +360,12 @@ class Rounds(HeldRounds):
             round_ = persist.resume(snapshot)
         round_id = secrets.token_urlsafe(16)  # 128 random bits
         # A clock starts now.
-        live = Live(round_, self._clock(), match_id, table, live_table, stored_state(round_))
+        live = RoundInMemory(
+            round_, self._clock(), match_id, table, live_table, stored_state(round_)
+        )
         self.store.insert(round_id, player, round_, live.created_at, match_id, table, live_table)
-        self.held.keep(round_id, live)
-        return self._view(round_id, live)
+        self.memory.keep(round_id, live)
+        return self.loader.view(round_id, live)
 
     def get(
         self, round_id: str, *, wait: bool = True, known: tuple[int, int] | None = None
@@ -373,11 +377,11 @@ class Rounds(HeldRounds):
         row is known to have (a live table's presence keeps them), a round in memory that has
         them is not checked against its row.
         """
-        with self.held.holding(round_id, wait) as held:
-            if not held:
+        with self.memory.locked(round_id, wait) as locked:
+            if not locked:
                 return None
-            live, _ = self._current(round_id, known=known)
-            return self._view(round_id, live)
+            live, _ = self.loader.current(round_id, known=known)
+            return self.loader.view(round_id, live)
 
     def play(
         self,
@@ -395,8 +399,8 @@ class Rounds(HeldRounds):
         Returns the round in the API's shape, taken before anyone else may play it, and the
         battles' records. With `wait=False`, returns None at once if another request holds it.
         """
-        with self.held.holding(round_id, wait) as held:
-            if not held:
+        with self.memory.locked(round_id, wait) as locked:
+            if not locked:
                 return None
             try:
                 return self._play(round_id, count, stop_when_out, at_table)
@@ -409,30 +413,30 @@ class Rounds(HeldRounds):
     def _play(
         self, round_id: str, count: int, stop_when_out: bool, at_table: str | None
     ) -> tuple[dict[str, Any], list[Battle]]:
-        live, time_up = self._current(round_id, look=False)
+        live, time_up = self.loader.current(round_id, look=False)
         if time_up:
-            return self._view(round_id, live), []
+            return self.loader.view(round_id, live), []
         round_ = live.round
         refuse_if_over(round_id, round_)
         refuse_off_table(round_id, live, at_table)
         was_out = list(round_.out_at)
         watched = live.people_in() if stop_when_out else ()
         battles = list(play_on(round_, count, watched))
-        self._save(round_id, live, was_out)
-        return self._view(round_id, live), battles
+        self.loader.save(round_id, live, was_out)
+        return self.loader.view(round_id, live), battles
 
     def play_long(self, round_id: str, count: int, stop_when_out: bool = False) -> bytes:
         """Play up to `count` battles in the worker process (stopping as `play` does) and return
         the whole answer as JSON, rendered there. Call it from a thread: it waits for the round
         and the worker."""
-        with self.held.holding(round_id, wait=True):
-            live, time_up = self._current(round_id)
+        with self.memory.locked(round_id, wait=True):
+            live, time_up = self.loader.current(round_id)
             if time_up:
-                return render({"round": self._view(round_id, live), "battles": []})
+                return render({"round": self.loader.view(round_id, live), "battles": []})
             refuse_if_over(round_id, live.round)
             refuse_off_table(round_id, live, None)
             was_out = list(live.round.out_at)
-            shown = self._view(round_id, live)
+            shown = self.loader.view(round_id, live)
             extra = {key: shown[key] for key in ("match_id", "time_left_s", "seats")}
             watched = live.people_in() if stop_when_out else ()
             self.long_running.add(round_id)
@@ -444,7 +448,7 @@ class Rounds(HeldRounds):
                 self.long_running.discard(round_id)
             live.round = persist.resume(snapshot)
             try:
-                self._save(round_id, live, was_out)
+                self.loader.save(round_id, live, was_out)
             except RoundMoved:
                 raise moved_meanwhile(round_id) from None  # its battles were never answered
             return bytes(body)
@@ -452,11 +456,11 @@ class Rounds(HeldRounds):
     def reseat(self, round_id: str, seats: tuple[Seat, ...]) -> dict[str, Any]:
         """Sit `seats` (names filled in, one a player) at the round's table, stored at once;
         returns the round in the API's shape. The rules and the cards do not change."""
-        with self.held.holding(round_id, wait=True):
-            live, _ = self._current(round_id)
+        with self.memory.locked(round_id, wait=True):
+            live, _ = self.loader.current(round_id)
             self.store.set_seats(round_id, seats)
             live.seats = seats
-            return self._view(round_id, live)
+            return self.loader.view(round_id, live)
 
     def chance(self, round_id: str) -> dict[str, Any]:
         """Each seat's chance to win the round from where it stands (a certainty once it is
@@ -468,8 +472,8 @@ class Rounds(HeldRounds):
             settled,
         )
 
-        with self.held.holding(round_id, wait=True):
-            round_ = self._current(round_id)[0].round
+        with self.memory.locked(round_id, wait=True):
+            round_ = self.loader.current(round_id)[0].round
             held = holdings(round_)
             if round_.outcome is not None:
                 return {**settled(round_).to_dict(), **held}
@@ -482,14 +486,14 @@ class Rounds(HeldRounds):
         round_id = self.store.latest_id(player)  # the round itself comes from the cache if live
         if round_id is None:
             return None
-        with self.held.holding(round_id, wait=True):
-            live, _ = self._current(round_id)
-            return self._view(round_id, live), live.round.last_battle
+        with self.memory.locked(round_id, wait=True):
+            live, _ = self.loader.current(round_id)
+            return self.loader.view(round_id, live), live.round.last_battle
 
     def history(self, round_id: str) -> dict[str, Any]:
         """The round's deal and battles so far (`persist.history`), for looking back on it."""
-        with self.held.holding(round_id, wait=True):
-            return persist.history(self._current(round_id)[0].round)
+        with self.memory.locked(round_id, wait=True):
+            return persist.history(self.loader.current(round_id)[0].round)
 
     # -- the server's life -----------------------------------------------------------------------
 
@@ -500,7 +504,7 @@ class Rounds(HeldRounds):
             rounds_before=now - self.settings.keep_days * DAY,
             players_before=now - self.settings.keep_players_days * DAY,
         )
-        self.held.forget()  # a pruned round must not live on in memory
+        self.memory.forget()  # a pruned round must not live on in memory
         return removed
 
     def open(self) -> None:

@@ -92,7 +92,7 @@ class Battles:
 
     async def tally(self, code: str) -> list[dict[str, Any]]:
         """Each person's rounds at the table, by name: `[{"name", "won", "lost", "drawn"}]`."""
-        scores = await run_in_threadpool(self.room.store.table_tally, code)
+        scores = await run_in_threadpool(self.room.store.live.table_tally, code)
         return [asdict(score) for score in scores]
 
     def deal_first(
@@ -154,7 +154,7 @@ class Battles:
     def _round_and_last(self, round_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
         shown = self.rounds.get(round_id)  # which holds the round in memory
         assert shown is not None
-        live = self.rounds.held.get(round_id)
+        live = self.rounds.memory.get(round_id)
         last = None if live is None or live.round.last_battle is None else live.round.last_battle
         return shown, None if last is None else last.to_dict()
 
@@ -164,15 +164,15 @@ class Battles:
         nothing else would say so), and it is read again, seats and all. As the table is
         locked, or shown: the table's row is the newest there is then."""
         row = presence.table.row
-        live = self.rounds.held.get(row.round_id)
+        live = self.rounds.memory.get(row.round_id)
         if live is not None and live.seats != row.round_seats():
-            self.rounds.held.forget(row.round_id)
+            self.rounds.memory.forget(row.round_id)
 
     def _note_round(self, presence: Presence) -> None:
         """Keep in the presence where the table's round stands in the database now, as this
         process (which holds the table's lock) last read or wrote it."""
         round_id = presence.table.row.round_id
-        live = self.rounds.held.get(round_id)
+        live = self.rounds.memory.get(round_id)
         presence.round_at = None if live is None else (round_id, live.stored)
 
 

@@ -73,11 +73,11 @@ class Room:
 
     async def reload(self, code: str) -> TableRow | None:
         """The table's row, read from the store again."""
-        return await run_in_threadpool(self.store.get_table, code)
+        return await run_in_threadpool(self.store.live.get_table, code)
 
     async def code_of_watch(self, watch: str) -> str:
         """The invite code of the table this watch code follows; TableNotFound if none."""
-        code = await run_in_threadpool(self.store.table_code_of_watch, watch)
+        code = await run_in_threadpool(self.store.live.table_code_of_watch, watch)
         if code is None:
             raise TableNotFound(
                 "There is no live table to watch with this link: check it, or ask for a new one."
@@ -92,7 +92,7 @@ class Room:
         stale = touch and self.clock() - row.touched_at >= TOUCH_EVERY_S
         if row != presence.table.row or stale:
             row = replace(row, touched_at=self.clock())
-            await run_in_threadpool(self.store.save_table, row)
+            await run_in_threadpool(self.store.live.save_table, row)
             table = replace(table, row=row)
             presence.saved = secrets.token_hex(4)  # the other processes read the row again
         presence.table = table

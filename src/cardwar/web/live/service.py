@@ -83,7 +83,7 @@ class LiveTables:
         if len(seats) != chosen.players:
             raise SeatsError(f"seats: list one seat for each of the {chosen.players} players")
         checked = check_seats(four_seats(seats), chosen.players)
-        open_now = await run_in_threadpool(self.store.open_tables_of, host)
+        open_now = await run_in_threadpool(self.store.live.open_tables_of, host)
         if open_now >= self.settings.live_tables_per_browser:
             raise TooManyTables(
                 f"this browser has {open_now} live tables open, the most it may: close one "
@@ -102,7 +102,7 @@ class LiveTables:
             code, watch, host, chosen.to_dict(), best_of, clock_s, table_seats,
             round_id, match_id, None, now, now,
         )  # fmt: skip
-        await run_in_threadpool(self.store.insert_table, row)
+        await run_in_threadpool(self.store.live.insert_table, row)
         await self.battles.reseat(row)
         self.room.tables[code] = Presence(Table(row))
         return row
@@ -243,7 +243,7 @@ class LiveTables:
         if now - self._idle_looked < IDLE_LOOK_S:
             return  # the store is asked about idle tables once a minute, not every tick
         self._idle_looked = now
-        idle = await run_in_threadpool(self.store.idle_tables, now - self.settings.live_idle_s)
+        idle = await run_in_threadpool(self.store.live.idle_tables, now - self.settings.live_idle_s)
         for code in idle:
             try:
                 await self.room.find(code)

@@ -9,6 +9,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from cardwar.web.store.engines import Closed, Connection, Where, where
 from cardwar.web.store.schema import bring_up_to_date
@@ -16,7 +17,8 @@ from cardwar.web.store.schema import bring_up_to_date
 
 class Database:
     """The database the tables live in. Safe to share between threads: every query holds
-    `_lock`, and a write of several statements is one transaction (`_transaction`)."""
+    `lock`, and a write of several statements is one transaction (`transaction`). The tables'
+    queries (`Store`, `PlayerTables`, `LiveTableRows`) each run over it, none extends it."""
 
     def __init__(self, db: str | os.PathLike[str]) -> None:
         self._where = where(db)
@@ -25,6 +27,15 @@ class Database:
         self._db: Connection = Closed()
         self._closed = True
         self.open()
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held by every query of this process (a thread in a transaction holds it again)."""
+        return self._lock
+
+    def execute(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any:
+        """Run one statement on the one connection; call it holding `lock` (its cursor too)."""
+        return self._db.execute(sql, parameters)
 
     @property
     def where(self) -> Where:
@@ -74,7 +85,7 @@ class Database:
             )
 
     @contextmanager
-    def _transaction(self) -> Iterator[None]:
+    def transaction(self) -> Iterator[None]:
         """Hold the lock and run the block as one transaction: all of it, or none of it. A
         transaction begun inside another (by the same thread, which holds the lock) is part of
         it. It begins as the engine says (`Where.begin`: on SQLite, with the file's write lock)."""
@@ -98,9 +109,9 @@ class Database:
             self._db.execute("COMMIT")
 
     @contextmanager
-    def _row_locked(self, table: str, key: str) -> Iterator[None]:
+    def row_locked(self, table: str, key: str) -> Iterator[None]:
         """A transaction holding the row of `table` whose id is `key` against every other
         process's write until it ends (PostgreSQL: the row's lock; SQLite: the file's)."""
-        with self._transaction():
+        with self.transaction():
             self._db.execute(f"SELECT id FROM {table} WHERE id = ?{self._where.row_lock}", (key,))
             yield

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardwar.web.seats import Seat
-from cardwar.web.store.players import PlayerTables
+from cardwar.web.store.database import Database
 from cardwar.web.store.rows import PersonScore
 
 
@@ -104,13 +104,16 @@ def _row(found: tuple[Any, ...]) -> TableRow:
 COLUMNS = "code, watch, host, state, closed, created_at, touched_at"
 
 
-class LiveTableRows(PlayerTables):
-    """The live tables' rows, over the players' tables and the database file."""
+class LiveTableRows:
+    """The live tables' rows, over the database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def insert_table(self, table: TableRow) -> None:
         """Store a new live table."""
-        with self._lock:
-            self._db.execute(
+        with self.db.lock:
+            self.db.execute(
                 f"INSERT INTO live_tables ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.code,
@@ -125,40 +128,40 @@ class LiveTableRows(PlayerTables):
 
     def save_table(self, table: TableRow) -> None:
         """Store what changed of a live table: its seats, round, match, closing and touch."""
-        with self._lock:
-            self._db.execute(
+        with self.db.lock:
+            self.db.execute(
                 "UPDATE live_tables SET state = ?, closed = ?, touched_at = ? WHERE code = ?",
                 (table.state(), table.closed, table.touched_at, table.code),
             )
 
     def get_table(self, code: str) -> TableRow | None:
         """The live table with this invite code, or None."""
-        with self._lock:
-            found = self._db.execute(
+        with self.db.lock:
+            found = self.db.execute(
                 f"SELECT {COLUMNS} FROM live_tables WHERE code = ?", (code,)
             ).fetchone()
         return None if found is None else _row(found)
 
     def table_code_of_watch(self, watch: str) -> str | None:
         """The invite code of the table this watch code follows, or None."""
-        with self._lock:
-            found = self._db.execute(
+        with self.db.lock:
+            found = self.db.execute(
                 "SELECT code FROM live_tables WHERE watch = ?", (watch,)
             ).fetchone()
         return None if found is None else str(found[0])
 
     def open_tables_of(self, host: str) -> int:
         """How many open tables the browser `host` has opened."""
-        with self._lock:
-            found = self._db.execute(
+        with self.db.lock:
+            found = self.db.execute(
                 "SELECT COUNT(*) FROM live_tables WHERE host = ? AND closed IS NULL", (host,)
             ).fetchone()
         return int(found[0])
 
     def idle_tables(self, before: float) -> list[str]:
         """The codes of open tables nobody has touched since `before`."""
-        with self._lock:
-            found = self._db.execute(
+        with self.db.lock:
+            found = self.db.execute(
                 "SELECT code FROM live_tables WHERE closed IS NULL AND touched_at < ?", (before,)
             ).fetchall()
         return [str(row[0]) for row in found]
@@ -166,8 +169,8 @@ class LiveTableRows(PlayerTables):
     def table_tally(self, code: str) -> tuple[PersonScore, ...]:
         """Each person's finished rounds at the live table `code`, by name (case aside, shown
         as last written): won, lost and drawn, sorted by name. Computers are not tallied."""
-        with self._lock:
-            found = self._db.execute(
+        with self.db.lock:
+            found = self.db.execute(
                 "SELECT seats, winner FROM rounds"
                 " WHERE live_table = ? AND reason IS NOT NULL ORDER BY created_at",
                 (code,),
@@ -188,8 +191,8 @@ class LiveTableRows(PlayerTables):
         held = f'"holder": {json.dumps(player)}'  # as TableRow.state writes it
         # LIKE on both engines (SQLite's ignores ASCII case: the seats are checked below).
         pattern = "%" + held.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        with self._lock:
-            found = self._db.execute(
+        with self.db.lock:
+            found = self.db.execute(
                 f"SELECT {COLUMNS} FROM live_tables WHERE closed IS NULL AND (host = ?"
                 " OR state LIKE ? ESCAPE '\\') ORDER BY created_at DESC",
                 (player, pattern),

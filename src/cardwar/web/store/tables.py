@@ -1,5 +1,6 @@
-"""The rounds' and matches' tables, and `Store`, the whole store: these over the players'
-tables (`players.py`) over the SQLite file (`database.py`).
+"""The rounds' table, and `Store`, the whole store: the database (`database.py`) and the queries
+of each of its tables over it, the rounds' here, the players' (`players.py`), the matches'
+(`matches.py`) and the live tables' (`live.py`) each in a module of its own.
 
 A round's row holds its history (rules + seed + deal + battles played: enough to rebuild it), a
 snapshot of where it stands, so loading a round never replays it, and who sits at its table. A
@@ -10,18 +11,21 @@ types (`rows.py`), apart from API schemas and domain values.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from cardwar import persist
 from cardwar.engine import Round
 from cardwar.web.seats import Seat, seats_from_json, seats_json
+from cardwar.web.store.database import Database
+from cardwar.web.store.engines import Where
 from cardwar.web.store.live import LiveTableRows
+from cardwar.web.store.matches import MatchRows
+from cardwar.web.store.players import PlayerTables
 from cardwar.web.store.rows import (
     ROW_COLUMNS,
-    MatchRow,
     MatchUpdate,
     RoundRow,
     RoundState,
@@ -40,9 +44,37 @@ class RoundMoved(Exception):
     serving the same database played it meanwhile. Nothing was written."""
 
 
-class Store(LiveTableRows):
-    """The rounds and matches tables, over the live tables', the players' tables and the
-    database file. Safe to share between threads; each write is one transaction."""
+class Store:
+    """The store: its database (`db`), the rounds' queries here, and beside them the players'
+    (`players`), the matches' (`matches`) and the live tables' (`live`). Safe to share between
+    threads; each write is one transaction."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.db = Database(path)
+        self.players = PlayerTables(self.db)
+        self.matches = MatchRows(self.db)
+        self.live = LiveTableRows(self.db)
+
+    @property
+    def where(self) -> Where:
+        """The database: a SQLite file, or a PostgreSQL database."""
+        return self.db.where
+
+    def open(self) -> None:
+        """Open the database (`Database.open`)."""
+        self.db.open()
+
+    def close(self) -> None:
+        """Close the database (`open` opens it again)."""
+        self.db.close()
+
+    def reachable(self) -> bool:
+        """True if the database answers a query now (`GET /healthz`)."""
+        return self.db.reachable()
+
+    def secret(self) -> bytes:
+        """This database's own random key, which signs the players' ids."""
+        return self.db.secret()
 
     # -- rounds ------------------------------------------------------------------------------
 
@@ -59,8 +91,8 @@ class Store(LiveTableRows):
         """Store a new round, dealt at `created_at` (seconds since the epoch), perhaps one of a
         match or of a live table, with its seats in play (names filled in)."""
         history = persist.history(round_)
-        with self._lock:
-            self._db.execute(
+        with self.db.lock:
+            self.db.execute(
                 "INSERT INTO rounds (id, player, rules, seed, deal, battles, time_up, winner,"
                 " reason, created_at, updated_at, snapshot, match_id, cap, seats, live_table)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -110,8 +142,8 @@ class Store(LiveTableRows):
         # A click's usual write is its one UPDATE, atomic on its own: no BEGIN and COMMIT around
         # it, which on PostgreSQL are two more round trips (inside another's transaction, as
         # under `round_locked`, it is part of that one still).
-        with self._lock if alone else self._transaction():
-            written = self._db.execute(
+        with self.db.lock if alone else self.db.transaction():
+            written = self.db.execute(
                 "UPDATE rounds SET battles = ?, time_up = ?, winner = ?, reason = ?,"
                 " updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END,"
                 f" snapshot = ? WHERE id = ?{condition}",
@@ -130,23 +162,23 @@ class Store(LiveTableRows):
             if since is not None and written == 0:
                 raise RoundMoved(f"round {round_id} was played elsewhere since {since}")
             if score is not None:
-                self._count_for_player(SCORES[score], "rounds", round_id, now)
+                self.players.count_for_player(SCORES[score], "rounds", round_id, now)
             for name, result in people:
-                self._score_person(round_id, name, SCORES[result], now)
+                self.players.score_person(round_id, name, SCORES[result], now)
             if match is not None:
-                self._db.execute(
+                self.db.execute(
                     "UPDATE matches SET winners = ?, winner = ?, updated_at = ? WHERE id = ?",
                     (json.dumps(match.winners), match.winner, now, match.id),
                 )
                 if match.winner is not None:
                     column = "matches_won" if match.winner == 0 else "matches_lost"
-                    self._count_for_player(column, "matches", match.id, now)
+                    self.players.count_for_player(column, "matches", match.id, now)
 
     def set_seats(self, round_id: str, seats: tuple[Seat, ...]) -> None:
         """Who sits at the round's table now (a live table's person sat down, or a seat went
         to the computer), names filled in."""
-        with self._lock:
-            self._db.execute(
+        with self.db.lock:
+            self.db.execute(
                 "UPDATE rounds SET seats = ? WHERE id = ?",
                 (json.dumps(seats_json(seats)), round_id),
             )
@@ -156,7 +188,7 @@ class Store(LiveTableRows):
         """Hold the round's row against every other process until the block ends: what the
         block reads of it and writes to it (its `update`s join the transaction) nobody else
         changes meanwhile. For a round another process is playing at the same moment."""
-        with self._row_locked("rounds", round_id):
+        with self.db.row_locked("rounds", round_id):
             yield
 
     def round_state(self, round_id: str) -> RoundState | None:
@@ -165,8 +197,8 @@ class Store(LiveTableRows):
         whether a round held in memory is still the stored one: another process may have
         played it, or seated someone at its table (which leaves battles and clock as they
         were)."""
-        with self._lock:
-            row = self._db.execute(
+        with self.db.lock:
+            row = self.db.execute(
                 "SELECT battles, time_up, seats FROM rounds WHERE id = ?", (round_id,)
             ).fetchone()
         if row is None:
@@ -177,76 +209,18 @@ class Store(LiveTableRows):
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
-        with self._lock:
-            row = self._db.execute(
+        with self.db.lock:
+            row = self.db.execute(
                 f"SELECT {ROW_COLUMNS} FROM rounds WHERE id = ?",
                 (round_id,),
             ).fetchone()
         return None if row is None else round_row(row)
 
-    # -- matches -----------------------------------------------------------------------------
-
-    def insert_match(
-        self,
-        match_id: str,
-        player: str | None,
-        best_of: int,
-        rules: dict[str, Any],
-        seed: int,
-        at: float,
-        seats: tuple[Seat, ...] | None = None,
-    ) -> None:
-        """Store a new match of `best_of` rounds under `rules`, its rounds dealt from `seed`
-        with the four `seats` chosen for it."""
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO matches (id, player, best_of, rules, seed, created_at, updated_at,"
-                " seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match_id, player, best_of, json.dumps(rules), seed, at, at,
-                    None if seats is None else json.dumps(seats_json(seats)),
-                ),
-            )  # fmt: skip
-
-    def open_match_id(self, player: str) -> str | None:
-        """The id of the player's most recent match when it is still undecided, or None."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, winner FROM matches WHERE player = ?"
-                " ORDER BY created_at DESC, rowid DESC LIMIT 1",
-                (player,),
-            ).fetchone()
-        return None if row is None or row[1] is not None else str(row[0])
-
-    def get_match(self, match_id: str) -> MatchRow | None:
-        """The stored match with this id, with its rounds' ids in the order dealt, or None."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, player, best_of, rules, winners, seed, seats FROM matches WHERE id = ?",
-                (match_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            rounds = self._db.execute(
-                "SELECT id FROM rounds WHERE match_id = ? ORDER BY created_at, rowid", (match_id,)
-            ).fetchall()
-        match_id, player, best_of, rules, winners, seed, seats = row
-        return MatchRow(
-            match_id,
-            player,
-            best_of,
-            json.loads(rules),
-            tuple(json.loads(winners)),
-            tuple(str(r[0]) for r in rounds),
-            seed,
-            None if seats is None else seats_from_json(json.loads(seats)),
-        )
-
     def latest_id(self, player: str) -> str | None:
         """The id of the player's most recently created round, or None; a live table's rounds
         are the table's, not the browser's round on its own table."""
-        with self._lock:
-            row = self._db.execute(
+        with self.db.lock:
+            row = self.db.execute(
                 "SELECT id FROM rounds WHERE player = ? AND live_table IS NULL"
                 " ORDER BY created_at DESC, rowid DESC LIMIT 1",
                 (player,),
@@ -261,25 +235,25 @@ class Store(LiveTableRows):
         A match's rounds go together, once none of them has been touched since: its progress
         is read position by position from its rounds, so a gap would deal a round again.
         Returns how many rounds and players went."""
-        with self._transaction():
-            rounds = self._db.execute(
+        with self.db.transaction():
+            rounds = self.db.execute(
                 "DELETE FROM rounds WHERE updated_at < ? AND (match_id IS NULL OR NOT EXISTS"
                 " (SELECT 1 FROM rounds AS other WHERE other.match_id = rounds.match_id"
                 " AND other.updated_at >= ?))",
                 (rounds_before, rounds_before),
             ).rowcount
-            self._db.execute(
+            self.db.execute(
                 "DELETE FROM matches WHERE updated_at < ?"
                 " AND NOT EXISTS (SELECT 1 FROM rounds WHERE rounds.match_id = matches.id)",
                 (rounds_before,),
             )
-            players = self._db.execute(
+            players = self.db.execute(
                 "DELETE FROM players WHERE updated_at < ?"
                 " AND NOT EXISTS (SELECT 1 FROM rounds WHERE rounds.player = players.id)",
                 (players_before,),
             ).rowcount
             # A player's tallies go with the player, as the scoreboard's totals do.
-            self._db.execute(
+            self.db.execute(
                 "DELETE FROM people"
                 " WHERE NOT EXISTS (SELECT 1 FROM players WHERE players.id = people.player)"
             )
