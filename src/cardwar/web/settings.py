@@ -146,5 +146,8 @@ class Settings:
     """Messages a socket may send in any one second; one more closes it (1008)."""
     live_give_after_s: float = 120.0
     """How long a person must be away before the host may give their seat to the computer."""
+    live_unseen_s: float = 10.0
+    """A person's seat with no socket open in any process for this long (one taken whose socket
+    never opened, or not reopened after a restart) counts as away from then on."""
     live_tick_s: float = 0.5
     """How often the server looks at the turn clocks and the idle tables."""

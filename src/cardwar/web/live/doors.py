@@ -18,8 +18,12 @@ from cardwar.web.live.table import Who
 class Doors:
     """The comings and goings of the sockets of every live table of this process."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, unseen_s: float) -> None:
         self.room = room
+        self.unseen_s = unseen_s
+        """How long a held seat may have no socket anywhere before it counts as away."""
+        self.empty_since: dict[tuple[str, int], float] = {}
+        """Since when this process has seen each held seat, not away, with no socket anywhere."""
         self.sockets = 0
         """Live sockets open on this process (`Settings.live_sockets` bounds them), counted by
         the socket as it is let in."""
@@ -132,3 +136,28 @@ class Doors:
                 self.unsettled[code] = left
         for code in set(self.unsettled) - set(self.room.tables):
             del self.unsettled[code]  # closed meanwhile
+        await self._sweep_unseen()
+
+    async def _sweep_unseen(self) -> None:
+        """A seat taken whose socket never opened, or whose person has not come back since a
+        restart, has no socket in any process: after `unseen_s` of that it is away (and so the
+        host may give it, in time), as if its last socket had closed. No seat is held for ever."""
+        now, empty = self.room.clock(), set()
+        for code, presence in tuple(self.room.tables.items()):
+            table, mine = presence.table, self.here.get(code, Counter())
+            if table.is_closed:
+                continue
+            for seat, taken in enumerate(table.seats):
+                counted = sum(presence.sockets.get(seat, {}).values()) + mine[seat]
+                if taken.holder is not None and seat not in table.away_since and not counted:
+                    empty.add((code, seat))
+        for key in set(self.empty_since) - empty:
+            del self.empty_since[key]  # a socket opened, or the seat is away or free now
+        for code, seat in sorted(empty):
+            since = self.empty_since.setdefault((code, seat), now)
+            found = self.room.tables.get(code)
+            if now - since < self.unseen_s or found is None:
+                continue
+            del self.empty_since[(code, seat)]
+            async with self.room.locked(found):  # what every process counts, now
+                await self._away_if_gone(found, (seat,))

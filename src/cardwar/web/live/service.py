@@ -61,7 +61,7 @@ class LiveTables:
         self.store, self.hub, self.settings = store, hub, settings
         self.room = Room(store, settings, presences or InProcessPresences(hub))
         self.battles = Battles(self.room, rounds, matches, settings)
-        self.doors = Doors(self.room)
+        self.doors = Doors(self.room, settings.live_unseen_s)
         self._idle_looked = float("-inf")  # when the store was last asked for idle tables
         self._swept = float("-inf")  # when the sockets of processes that died were looked for
 

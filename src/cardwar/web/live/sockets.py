@@ -17,8 +17,9 @@ from urllib.parse import urlsplit
 from fastapi import WebSocket, WebSocketDisconnect
 
 from cardwar.web.deps import Services
-from cardwar.web.errors import BrokerDown
+from cardwar.web.errors import BrokerDown, TryAgain
 from cardwar.web.guard import header
+from cardwar.web.limits import Limits
 from cardwar.web.live.errors import BadMessage, TableClosed, TableError
 from cardwar.web.live.hub import Subscription
 from cardwar.web.live.service import LiveTables
@@ -208,13 +209,25 @@ async def read(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> E
             if error.close is not None:
                 return error.close, str(error)[:120]
             await websocket.send_text(write(Problem(str(error))).text)
-        except BrokerDown as error:
+        except TryAgain as error:  # a limit, or the broker out of reach: said, the socket kept
             await websocket.send_text(write(Problem(str(error))).text)
 
 
 async def act(websocket: WebSocket, live: LiveTables, code: str, who: Who, message: In) -> bool:
-    """Do what one message asks; True when the socket's person left the table."""
-    if isinstance(message, Ping):
+    """Do what one message asks; True when the socket's person left the table. A deal is a
+    write like any other (the limits of `POST /api/rounds`), and a run to the round's end a long
+    run like one over HTTP (one at a time for each browser, a few for the whole server)."""
+    limits: Limits = websocket.app.state.services.limits
+    if isinstance(message, Next) and who.host and who.player is not None:
+        address = websocket.client.host if websocket.client is not None else "(unknown)"
+        await limits.write("new rounds", who.player, address)
+    if isinstance(message, Play) and message.to_end and who.host and who.player is not None:
+        await limits.long_runs.enter(who.player)
+        try:
+            await live.play_many(code, who, None)
+        finally:
+            await limits.long_runs.leave(who.player)
+    elif isinstance(message, Ping):
         await websocket.send_text(write(Pong()).text)
     elif isinstance(message, Flip):
         if message.seat is not None and message.seat != who.seat:
