@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from cardwar.web.live.table import Given, Reacted
-from cardwar.web.live.wire import OUT, TYPES, Played, Pong, Shown, body, read_message, write
+from cardwar.web.live.wire import OUT, TYPES, Played, Pong, Said, Shown, body, read_message, write
 
 API_MD = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
 NAME = re.compile(r"`([a-z_]+)`")
@@ -90,3 +90,11 @@ def test_a_message_is_written_once_as_the_json_every_socket_gets() -> None:
     assert "match" not in played and "tally" not in played
     shown = Shown(None, "w", {}, 1, None, [], {}, None, None, [], [], None, [], 120)
     assert body(shown)["match"] is None and body(shown)["type"] == "table"
+
+
+def test_a_played_message_is_marked_where_it_leaves_its_round_even_from_another_process() -> None:
+    """A socket shown the table after some battles lets their `played` go by this mark: the
+    round's seed and battles, read the same from the text another process wrote."""
+    said = write(Played("host", [], 10, [], {"seed": 7, "battles": 30}))
+    assert said.mark == (7, 30) and Said.heard(said.text) == said
+    assert write(Pong()).mark is None and Said.heard(write(Pong()).text).mark is None

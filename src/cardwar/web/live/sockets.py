@@ -37,6 +37,7 @@ from cardwar.web.live.wire import (
     Problem,
     React,
     Welcome,
+    mark_of,
     read_message,
     write,
 )
@@ -114,7 +115,8 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
     async with live.hub.subscribe(code) as heard:
         try:
             await websocket.send_text(write(Welcome({"seat": who.seat, "host": who.host})).text)
-            await websocket.send_text(write(await live.shown(code)).text)
+            shown = await live.shown_to_join(code)
+            await websocket.send_text(write(shown).text)
         except (WebSocketDisconnect, RuntimeError):
             return  # gone before it was shown the table (a message too big closes it at once)
         try:
@@ -129,7 +131,7 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         # of them kept the collector busy): when the reading ends, `next` returns None.
         reading.add_done_callback(lambda _: heard.wake())
         try:
-            await _hear(websocket, heard, reading)
+            await _hear(websocket, heard, reading, mark_of(shown))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -137,9 +139,15 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
             await leave(live, code, who)
 
 
-async def _hear(websocket: WebSocket, heard: Subscription, reading: asyncio.Task[Ending]) -> None:
+async def _hear(
+    websocket: WebSocket,
+    heard: Subscription,
+    reading: asyncio.Task[Ending],
+    shown: tuple[int, int] | None,
+) -> None:
     """Send the socket each message said at the table, until the reading ends or it falls
-    behind (dropped by the hub, or by a broker that was lost: its page rejoins)."""
+    behind (dropped by the hub, or by a broker that was lost: its page rejoins). Battles the
+    table it was `shown` (its round's seed and battles) already held are not told again."""
     while True:
         said = await heard.next()
         if reading.done():
@@ -150,6 +158,10 @@ async def _hear(websocket: WebSocket, heard: Subscription, reading: asyncio.Task
         if said is None:
             await websocket.close(TRY_LATER, BROKER_AWAY if heard.lost else BEHIND)
             return
+        if shown is not None and said.mark is not None:
+            if said.mark[0] == shown[0] and said.mark[1] <= shown[1]:
+                continue  # played before the table was shown: it holds them already
+            shown = None  # the first battles after: nothing older can come now
         await websocket.send_text(said.text)
         if said.type == "closed":
             await websocket.close(CLOSED, "the table has closed")

@@ -222,15 +222,32 @@ _UNLESS_NONE = {(Played, "match"), (Played, "tally")}
 
 
 class Said(NamedTuple):
-    """A message as it goes to every socket: its `type`, and its JSON text, written once."""
+    """A message as it goes to every socket: its `type`, and its JSON text, written once. A
+    `played` message is marked with its round's seed and battles after it (`mark`), so that a
+    socket shown the table after those battles were played, but before the message reached its
+    process, lets it go rather than tell them twice (`sockets._hear`)."""
 
     type: str
     text: str
+    mark: tuple[int, int] | None = None
 
     @classmethod
     def heard(cls, text: str) -> Said:
         """A message as another process wrote it (its JSON text), read once."""
-        return cls(json.loads(text)["type"], text)
+        found = json.loads(text)
+        return cls(found["type"], text, _mark(found))
+
+
+def _mark(found: dict[str, Any]) -> tuple[int, int] | None:
+    """Where a `played` message leaves its round: its seed and battles (None: another kind)."""
+    if found["type"] != "played":
+        return None
+    return int(found["round"]["seed"]), int(found["round"]["battles"])
+
+
+def mark_of(shown: Shown) -> tuple[int, int]:
+    """Where the round stands in the whole table `shown`: its seed and battles."""
+    return int(shown.round["seed"]), int(shown.round["battles"])
 
 
 def body(message: Out) -> dict[str, Any]:
@@ -248,4 +265,5 @@ def body(message: Out) -> dict[str, Any]:
 def write(message: Out) -> Said:
     """`message` as every socket is sent it."""
     found = body(message)
-    return Said(found["type"], json.dumps(found, ensure_ascii=False, separators=(",", ":")))
+    text = json.dumps(found, ensure_ascii=False, separators=(",", ":"))
+    return Said(found["type"], text, _mark(found))
