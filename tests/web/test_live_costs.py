@@ -1,0 +1,66 @@
+"""What a flip costs a table this process has in hand (docs/architecture.md): no read of the
+database (the battle it plays is one write), and two round trips to the broker (take the
+table's lock with its presence, give both back with what was told)."""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from cardwar.web.broker import Broker
+from cardwar.web.store.database import Database
+from devices import Device, joined, open_table, served, until
+
+from helpers import ClientFactory
+
+__all__ = ["served"]  # a fixture, used by name
+FLIPS = 20
+
+
+def test_a_flip_reads_nothing_from_the_database(
+    served: ClientFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty battles of two flips each, the round in memory: no SELECT, one UPDATE a battle,
+    and at most two broker round trips a flip (none on one process)."""
+    counts: collections.Counter[str] = collections.Counter()
+    execute, call = Database.execute, Broker.call
+
+    def counted(self: Database, sql: str, parameters: tuple[Any, ...] = ()) -> Any:
+        counts[sql.split()[0].upper()] += 1
+        return execute(self, sql, parameters)
+
+    async def called(self: Broker, command: Callable[[], Awaitable[Any]]) -> Any:
+        counts["broker"] += 1
+        return await call(self, command)
+
+    client = served(live_tick_s=3600, live_messages_per_s=1000)
+    host, mia = Device(client), Device(client)
+    code = open_table(host)["invite"]["code"]
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+    with (
+        host.socket(f"/api/tables/{code}/live") as ann,
+        mia.socket(f"/api/tables/{code}/live") as b,
+    ):
+        joined(ann)
+        joined(b)
+        for _ in range(2):  # the first battle reads the round into memory
+            ann.send_json({"type": "flip"})
+            until(b, "flipped")
+            b.send_json({"type": "flip"})
+            until(ann, "played")
+            until(b, "played")
+        monkeypatch.setattr(Database, "execute", counted)
+        monkeypatch.setattr(Broker, "call", called)
+        for _ in range(FLIPS):
+            ann.send_json({"type": "flip"})
+            until(b, "flipped")
+            b.send_json({"type": "flip"})
+            until(ann, "played")
+            until(b, "played")
+        cost = dict(counts)  # before the sockets close (each closing costs its own)
+    assert cost.get("SELECT", 0) == 0
+    assert cost.get("UPDATE") == FLIPS  # the battle, committed before anyone is told
+    assert cost.get("broker", 0) <= 2 * 2 * FLIPS
