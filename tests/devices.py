@@ -94,10 +94,9 @@ def live_of(client: TestClient) -> Any:
     return client.app.app.state.live  # type: ignore[attr-defined]
 
 
-@pytest.fixture(params=["one process", "with a broker"])
-def served(request: pytest.FixtureRequest, make_client: ClientFactory) -> ClientFactory:
-    """A client factory whose servers are of one process (presence in memory), then, in a second
-    run of the test, with a broker (presence and messages through the real Redis)."""
+def one_or_the_other(request: pytest.FixtureRequest, make_client: ClientFactory) -> ClientFactory:
+    """`make_client` itself for the param "one process"; for "with a broker", one whose servers
+    keep presence and messages in the real Redis (a key prefix a test)."""
     if request.param == "one process":
         return make_client
     url = request.getfixturevalue("broker")
@@ -106,3 +105,10 @@ def served(request: pytest.FixtureRequest, make_client: ClientFactory) -> Client
         return make_client(*args, broker=url, **settings)
 
     return with_broker  # type: ignore[return-value]
+
+
+@pytest.fixture(params=["one process", "with a broker"])
+def served(request: pytest.FixtureRequest, make_client: ClientFactory) -> ClientFactory:
+    """A client factory whose servers are of one process (presence in memory), then, in a second
+    run of the test, with a broker (presence and messages through the real Redis)."""
+    return one_or_the_other(request, make_client)

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from devices import COOKIE, Device, heard, joined, live_of, open_table, until
+from devices import COOKIE, Device, heard, joined, live_of, one_or_the_other, open_table, until
 
 from helpers import ClientFactory
 from live import HANG_S, LiveServer
@@ -24,14 +24,7 @@ from live import HANG_S, LiveServer
 def make_client(request: pytest.FixtureRequest, make_client: ClientFactory) -> ClientFactory:
     """Every test here runs twice: on a server of one process (presence in memory), and on one
     with a broker (presence and messages through the real Redis, a key prefix a test)."""
-    if request.param == "one process":
-        return make_client
-    url = request.getfixturevalue("broker")
-
-    def with_broker(*args: Any, **settings: Any) -> TestClient:
-        return make_client(*args, broker=url, **settings)
-
-    return with_broker  # type: ignore[return-value]
+    return one_or_the_other(request, make_client)
 
 
 @pytest.fixture
