@@ -61,7 +61,7 @@ def test_the_architecture_names_the_page_modules() -> None:
 
 
 def test_every_python_path_is_written_one_way() -> None:
-    """A module is always written from src/ (`cardwar/web/rounds.py`), never by a shorter path
+    """A module is always written from src/ (`cardwar/web/game/rounds.py`), never by a shorter path
     (`web/rounds.py`) or its bare name (`rounds.py`) that the checks above could not see."""
     assert strays(ARCHITECTURE.read_text()) == []
 
@@ -70,12 +70,13 @@ def test_the_checks_notice_a_wrong_name() -> None:
     """The extraction finds names in tables, prose and longer paths, and the strays."""
     text = (
         "| `cardwar/sim/warm.py` | x |\n"
-        "see `src/cardwar/web/rounds.py`, `cardwar/web/static/app.js` and `tests/test_layout.py`;\n"
+        "see `src/cardwar/web/game/rounds.py`, `cardwar/web/static/app.js`\n"
+        "and `tests/test_layout.py`;\n"
         "not `web/games.py`, nor `games.py`, nor cardwar/cli/__main__.py.\n"
     )
     assert named(text, ".py") == {
         "cardwar/sim/warm.py",
-        "cardwar/web/rounds.py",
+        "cardwar/web/game/rounds.py",
         "cardwar/cli/__main__.py",
     }
     assert named(text, ".js") == {"cardwar/web/static/app.js"}

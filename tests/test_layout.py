@@ -203,3 +203,17 @@ def test_no_class_of_the_web_extends_another_of_ours() -> None:
         and any(kind(base) == "ours" for base in bases)
     )
     assert found == []
+
+
+MOST_IN_A_FOLDER = 15
+
+
+def test_every_folder_shows_its_parts_at_a_glance() -> None:
+    """No folder of the package holds more than 15 modules: a part that grows becomes a folder
+    of its own (the web's live tables, store, game, limits and routes each are one)."""
+    crowded = sorted(
+        f"{folder.relative_to(PACKAGE.parent)}: {count} modules"
+        for folder in [PACKAGE, *(path for path in PACKAGE.rglob("*") if path.is_dir())]
+        if (count := len(list(folder.glob("*.py")))) > MOST_IN_A_FOLDER
+    )
+    assert crowded == []

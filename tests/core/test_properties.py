@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from cardwar import DECK, Card, Outcome, Reason, Round, Rules
 from cardwar.persist import from_history, history, resume, snapshot
-from cardwar.web.views import round_view
+from cardwar.web.game.views import round_view
 
 MAX_BATTLES = 2_000_000  # rounds of 180,000 battles are seen (no limit, fixed order)
 

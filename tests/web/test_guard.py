@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from cardwar import Round, Rules, persist
 from cardwar.engine import MAX_SEED
 from cardwar.web.errors import RateLimited
-from cardwar.web.limits import Estimates
+from cardwar.web.limits.in_process import InProcessEstimates
 from cardwar.web.workers import statistics
 
 from helpers import ClientFactory, LongRunGate, RoundWaiters, scores
@@ -483,7 +483,7 @@ def test_chance_estimates_take_turns_and_a_full_line_is_turned_away() -> None:
     place in line comes free as soon as an estimate is done."""
 
     async def scene() -> list[str]:
-        gate = Estimates(at_once=1, waiting=2)
+        gate = InProcessEstimates(at_once=1, waiting=2)
         happened: list[str] = []
         release = asyncio.Event()
 

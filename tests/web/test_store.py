@@ -19,7 +19,7 @@ import pytest
 
 from cardwar import Outcome, Reason, Round, RoundOverError, Rules
 from cardwar.persist import from_history, history, rebuild, resume
-from cardwar.web.seats import DEFAULT_SEATS, Seat
+from cardwar.web.game.seats import DEFAULT_SEATS, Seat
 from cardwar.web.store import (
     MatchRow,
     MatchUpdate,

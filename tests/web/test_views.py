@@ -1,7 +1,7 @@
 """The API's view of a round: nothing a player may not see yet (docs/api.md#the-round)."""
 
 from cardwar import Round, Rules
-from cardwar.web.views import round_view
+from cardwar.web.game.views import round_view
 
 from helpers import dealt
 

@@ -18,15 +18,15 @@ from cardwar.web import routes
 from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
 from cardwar.web.deps import Services
 from cardwar.web.errors import ANSWERS, Answer, BrokerDown, TryAgain
+from cardwar.web.game.matches import Matches
+from cardwar.web.game.players import PlayerIds, Players
+from cardwar.web.game.rounds import Rounds
 from cardwar.web.guard import Guard
 from cardwar.web.limits import Limits
 from cardwar.web.live.errors import every_error
 from cardwar.web.live.hub import Hub, InProcessHub
 from cardwar.web.live.presence import InProcessPresences, Presences
 from cardwar.web.live.service import LiveTables
-from cardwar.web.matches import Matches
-from cardwar.web.players import PlayerIds, Players
-from cardwar.web.rounds import Rounds
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 from cardwar.web.tasks import stop

@@ -14,10 +14,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from cardwar.web.assets import Assets
+from cardwar.web.game.matches import Matches
+from cardwar.web.game.players import PlayerIds, Players
+from cardwar.web.game.rounds import Rounds
 from cardwar.web.limits import Limits
-from cardwar.web.matches import Matches
-from cardwar.web.players import PlayerIds, Players
-from cardwar.web.rounds import Rounds
 from cardwar.web.routing import parse
 from cardwar.web.settings import Settings
 from cardwar.web.workers import Worker

@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 from cardwar.engine import MAX_SEED
 from cardwar.match import BEST_OF
 from cardwar.rules import PRESETS, describe_fields
-from cardwar.web.seats import MAX_NAME, SEATS, Seat
+from cardwar.web.game.seats import MAX_NAME, SEATS, Seat
 from cardwar.web.settings import Settings
 
 MAX_COUNT = Settings.max_count

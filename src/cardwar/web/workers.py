@@ -23,7 +23,7 @@ from cardwar.engine import Round
 from cardwar.records import Battle
 from cardwar.rules import Rules
 from cardwar.web.errors import WorkerFailed
-from cardwar.web.views import round_view
+from cardwar.web.game.views import round_view
 
 
 def render(content: Any) -> bytes:

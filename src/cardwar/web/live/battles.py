@@ -1,7 +1,7 @@
 """A live table's round (`Battles`): read as it stands, played battle by battle or many at once,
 committed, then told; dealt again; and the whole table as a device is shown it (`shown`).
 
-The rounds of a live table are ordinary rounds (`cardwar.web.rounds`), played only here, each
+The rounds of a live table are ordinary rounds (`cardwar.web.game.rounds`), played only here, each
 battle committed to the store before any device hears of it."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import Any
 from fastapi.concurrency import run_in_threadpool
 
 from cardwar.rules import Rules
+from cardwar.web.game.matches import Matches
+from cardwar.web.game.rounds import Rounds
+from cardwar.web.game.seats import Seat
 from cardwar.web.live.presence import Presence
 from cardwar.web.live.room import Room
 from cardwar.web.live.table import RoundView, four_seats
 from cardwar.web.live.wire import Played, Shown
-from cardwar.web.matches import Matches
-from cardwar.web.rounds import Rounds
-from cardwar.web.seats import Seat
 from cardwar.web.settings import Settings
 from cardwar.web.store.live import TableRow
 

@@ -23,6 +23,9 @@ from typing import Any
 from fastapi.concurrency import run_in_threadpool
 
 from cardwar.rules import Rules
+from cardwar.web.game.matches import Matches
+from cardwar.web.game.rounds import Rounds
+from cardwar.web.game.seats import Seat, SeatsError, check_seats
 from cardwar.web.live.battles import Battles
 from cardwar.web.live.doors import Doors
 from cardwar.web.live.errors import BadClock, TableNotFound, TooManyTables
@@ -31,9 +34,6 @@ from cardwar.web.live.presence import InProcessPresences, Presence, Presences
 from cardwar.web.live.room import Room
 from cardwar.web.live.table import HOST, Reclaimed, Seated, Table, Who, four_seats
 from cardwar.web.live.wire import Shown
-from cardwar.web.matches import Matches
-from cardwar.web.rounds import Rounds
-from cardwar.web.seats import Seat, SeatsError, check_seats
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 from cardwar.web.store.live import TableRow, TableSeat

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from cardwar.web.game.seats import Seat, SeatsError, check_seats, default_name
 from cardwar.web.live.errors import (
     BadEmoji,
     BadName,
@@ -49,7 +50,6 @@ from cardwar.web.live.errors import (
     TableClosed,
     TooSoon,
 )
-from cardwar.web.seats import Seat, SeatsError, check_seats, default_name
 from cardwar.web.store.live import TableRow, TableSeat
 
 HOST = 0

@@ -18,9 +18,9 @@ from cardwar.web.deps import (
     services,
     write,
 )
+from cardwar.web.game.seats import Seat, seats_json
 from cardwar.web.routing import body_route, errors
 from cardwar.web.schemas import ChooseHouseRules, HouseRulesOut, MeOut, seat_values
-from cardwar.web.seats import Seat, seats_json
 
 router = APIRouter()
 

@@ -10,7 +10,6 @@ from fastapi import Path as FastPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from cardwar.web import replays
 from cardwar.web.deps import (
     LimitsDep,
     RoundsDep,
@@ -19,6 +18,7 @@ from cardwar.web.deps import (
     write,
 )
 from cardwar.web.errors import RateLimited
+from cardwar.web.game import replays
 from cardwar.web.routing import body_route, errors, parse
 from cardwar.web.schemas import (
     BattlesOut,

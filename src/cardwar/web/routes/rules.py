@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from cardwar.rules import BIGGER_TABLES, PRESETS, describe_fields
+from cardwar.web.game.seats import seat_model
 from cardwar.web.schemas import RulesInfoOut
-from cardwar.web.seats import seat_model
 
 router = APIRouter()
 

@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cardwar.web.seats import Seat
+from cardwar.web.game.seats import Seat
 from cardwar.web.store.database import Database
 from cardwar.web.store.rows import PersonScore
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cardwar.web.seats import Seat, seats_from_json, seats_json
+from cardwar.web.game.seats import Seat, seats_from_json, seats_json
 from cardwar.web.store.database import Database
 from cardwar.web.store.rows import MatchRow
 

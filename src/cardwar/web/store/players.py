@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-from cardwar.web.seats import Seat, seats_from_json, seats_json
+from cardwar.web.game.seats import Seat, seats_from_json, seats_json
 from cardwar.web.store.database import Database
 from cardwar.web.store.rows import PersonScore, Scoreboard
 

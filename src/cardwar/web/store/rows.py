@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from cardwar.web.seats import Seat, seats_from_json
+from cardwar.web.game.seats import Seat, seats_from_json
 
 
 class RoundState(NamedTuple):

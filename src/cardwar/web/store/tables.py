@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from cardwar import persist
 from cardwar.engine import Round
-from cardwar.web.seats import Seat, seats_from_json, seats_json
+from cardwar.web.game.seats import Seat, seats_from_json, seats_json
 from cardwar.web.store.database import Database
 from cardwar.web.store.engines import Where
 from cardwar.web.store.live import LiveTableRows

@@ -14,7 +14,7 @@ from typing import Any
 from cardwar.errors import RulesError
 from cardwar.match import check_best_of
 from cardwar.rules import Rules
-from cardwar.web.seats import DEFAULT_SEATS, SEATS, Seat, check_seats
+from cardwar.web.game.seats import DEFAULT_SEATS, SEATS, Seat, check_seats
 from cardwar.web.store import Scoreboard, Store
 from cardwar.web.store.live import TableRow
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from cardwar.story import battle_again, round_story
 from cardwar.web.errors import BattleNotFound
-from cardwar.web.rounds import Rounds
+from cardwar.web.game.rounds import Rounds
 from cardwar.web.workers import here
 
 

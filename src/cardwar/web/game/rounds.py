@@ -36,10 +36,10 @@ from cardwar.match import PAGE_SEEDS, Match
 from cardwar.records import Battle
 from cardwar.rules import Rules
 from cardwar.web.errors import LiveRoundError, MatchNotFound, RateLimited, RoundNotFound
-from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
+from cardwar.web.game.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
+from cardwar.web.game.views import holdings, round_view
 from cardwar.web.settings import Settings
 from cardwar.web.store import MatchUpdate, RoundMoved, Store
-from cardwar.web.views import holdings, round_view
 from cardwar.web.workers import Worker, deal_and_look_ahead, long_run, play_on, render
 
 DAY = 24 * 3600

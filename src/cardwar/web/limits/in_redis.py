@@ -1,5 +1,5 @@
 """The rate limits of a server of several processes, in the broker's Redis: the same token
-buckets, long-run lines and line for chance estimates as `limits.py`, counted once for the
+buckets, long-run lines and line for chance estimates as `in_process.py`, counted once for the
 whole server, so that four processes never mean four times a limit. Each check is one Lua
 script, one round trip, all or nothing.
 
@@ -76,7 +76,7 @@ return 'full'
 """
 
 
-class SharedGate:
+class RedisGate:
     """The token buckets of every process, in Redis: (tokens a second, burst) by kind."""
 
     def __init__(
@@ -95,7 +95,7 @@ class SharedGate:
             raise RateLimited(what, wait)
 
 
-class SharedLongRuns:
+class RedisLongRuns:
     """Long runs of one kind (`what`) under way in every process: at most `most`, one a
     browser."""
 
@@ -116,7 +116,7 @@ class SharedLongRuns:
         await self.broker.call(lambda: self.broker.redis.zrem(self._key, who))
 
 
-class SharedEstimates:
+class RedisEstimates:
     """The line for chance estimates of every process: `at_once` computed at a time, `waiting`
     more in line, any beyond turned away at once."""
 

@@ -1,7 +1,7 @@
-"""How much may be asked of the server at once: token buckets for writes and newcomers, one long
-run of battles and one of statistics a browser, and the line for chance estimates; each refusal a
-RateLimited (429). In this process's memory; with a broker, in its Redis, for every process of
-the server at once (`limits_shared.py`)."""
+"""The rate limits of one process, in its memory: token buckets for writes and newcomers
+(`InProcessGate`), the long runs under way (`InProcessLongRuns`) and the line for chance
+estimates (`InProcessEstimates`); each refusal a RateLimited (429). `in_redis.py` keeps the same
+for a server of several processes."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, Protocol
 
 from cardwar.web.errors import RateLimited, busy, estimates_busy, one_each
-from cardwar.web.settings import Settings
-
-if TYPE_CHECKING:
-    from cardwar.web.broker import Broker
 
 
 class Buckets:
@@ -56,14 +51,7 @@ def admit(what: str, *checks: tuple[Buckets, str]) -> None:
         buckets.take(key)
 
 
-class Gate(Protocol):
-    """Where the token buckets are kept: here (`Here`), or in the broker's Redis."""
-
-    async def admit(self, what: str, *checks: tuple[str, str]) -> None:
-        """Take a token from each (bucket kind, key), or none at all and raise RateLimited."""
-
-
-class Here:
+class InProcessGate:
     """The buckets of one process, in its memory, by kind: (tokens a second, burst) each."""
 
     def __init__(self, kinds: dict[str, tuple[float, int]], clock: Callable[[], float]) -> None:
@@ -73,17 +61,7 @@ class Here:
         admit(what, *((self._buckets[kind], key) for kind, key in checks))
 
 
-class Lines(Protocol):
-    """Long requests of one kind under way at once, one a browser (`LongRuns`)."""
-
-    async def enter(self, who: str) -> None:
-        """Count a long run in for `who`, or raise RateLimited."""
-
-    async def leave(self, who: str) -> None:
-        """Count `who`'s long run out."""
-
-
-class LongRuns:
+class InProcessLongRuns:
     """Long requests of one kind (`what`: many battles, or statistics) under way at once: at
     most `most`, one a browser."""
 
@@ -104,15 +82,7 @@ class LongRuns:
         self._who.discard(who)
 
 
-class Turns(Protocol):
-    """The line for chance estimates (`Estimates`)."""
-
-    def turn(self) -> Any:
-        """An async context manager: a turn to compute an estimate while the block runs, after
-        waiting in line; RateLimited at once if the line is full."""
-
-
-class Estimates:
+class InProcessEstimates:
     """Chance estimates (a few milliseconds of numba each, in a thread): `at_once` computed at a
     time, `waiting` more in line, and any beyond that turned away at once.
 
@@ -139,46 +109,3 @@ class Estimates:
                 yield
         finally:
             self._in -= 1
-
-
-class Limits:
-    """Every rate limit of the server, sized by its settings: in this process, or with a
-    `broker` in its Redis, for the whole server."""
-
-    def __init__(self, settings: Settings, broker: Broker | None = None) -> None:
-        per_minute, burst = settings.writes_per_minute, settings.writes_burst
-        by_address, all_of_them = settings.address_writes_times, settings.server_writes_times
-        kinds = {
-            "writes": (per_minute / 60, burst),
-            "address": (by_address * per_minute / 60, by_address * burst),
-            "server": (all_of_them * per_minute / 60, all_of_them * burst),
-            "newcomers": (settings.new_players_per_minute / 60, settings.new_players_burst),
-        }
-        at_once, waiting = settings.estimates_at_once, settings.estimates_waiting
-        # Two lines, so that statistics a page asked for by itself (the House rules panel's
-        # draw estimate) never turn away the battles its player asked for.
-        self.gate: Gate
-        self.long_runs: Lines
-        self.statistics: Lines
-        self.estimates: Turns
-        if broker is None:
-            self.gate = Here(kinds, settings.clock)
-            self.long_runs = LongRuns(settings.long_runs, "battles")
-            self.statistics = LongRuns(settings.statistics_runs, "statistics")
-            self.estimates = Estimates(at_once, waiting)
-        else:
-            from cardwar.web.limits_shared import SharedEstimates, SharedGate, SharedLongRuns
-
-            self.gate = SharedGate(broker, kinds, settings.clock)
-            self.long_runs = SharedLongRuns(broker, settings.long_runs, "battles")
-            self.statistics = SharedLongRuns(broker, settings.statistics_runs, "statistics")
-            self.estimates = SharedEstimates(broker, at_once, waiting)
-
-    async def write(self, what: str, player: str, address: str) -> None:
-        """A write counts against its browser, its network address and the whole server."""
-        await self.gate.admit(what, ("writes", player), ("address", address), ("server", "*"))
-
-    async def newcomer(self, address: str) -> None:
-        """A new player id counts against its network address, so that one client cannot keep
-        out everyone else's."""
-        await self.gate.admit("newcomers", ("newcomers", address))

@@ -15,8 +15,8 @@ from cardwar.errors import MatchOverError
 from cardwar.match import PAGE_SEEDS, Match, check_best_of, round_seed
 from cardwar.rules import Rules
 from cardwar.web.errors import MatchNotFound, MatchNotYours, MatchRoundInPlay
-from cardwar.web.rounds import Rounds
-from cardwar.web.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
+from cardwar.web.game.rounds import Rounds
+from cardwar.web.game.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.store import MatchRow, Store
 
 
