@@ -12,6 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from cardwar.web.live.errors import (
     BadEmoji,
     BadName,
+    BadRules,
     ComputersSeat,
     HostStays,
     NameTaken,
@@ -30,6 +31,7 @@ from cardwar.web.live.errors import (
     TooSoon,
 )
 from cardwar.web.live.table import (
+    Asked,
     Away,
     Back,
     ClockRanOut,
@@ -185,8 +187,13 @@ def test_a_seat_given_away_comes_back_to_its_person_alone() -> None:
         table.reclaim("bo", 1)
     with pytest.raises(NotYours):
         table.reclaim("mia", 0)
+    assert (table.given_from("mia"), table.given_from("bo"), table.given_from(None)) == (
+        1,
+        None,
+        None,
+    )
     back, event = table.reclaim("mia", 1)
-    assert event == Reclaimed(1, "Mia")
+    assert event == Reclaimed(1, "Mia") and back.given_from("mia") is None
     assert back.seats[1] == TableSeat("person", "Mia", "mia")
     assert back.waiting(fresh(2)) == (0, 1)
 
@@ -243,9 +250,35 @@ def test_the_next_round_and_many_battles_are_the_hosts_alone() -> None:
         table.can_deal(HOST, fresh(2))
     with pytest.raises(RoundOver):
         table.can_play_many(HOST, RoundView(9, (52, 0), True))
+    table.can_deal(HOST, fresh(2), abandon=True)  # the round in play left unfinished
     table, _ = table.flip(HOST, None, fresh(2), now=0)
     dealt = table.dealt("r2", None)
     assert dealt.row.round_id == "r2" and dealt.flipped == frozenset()
+    assert dealt.row.rules == table.row.rules and dealt.row.best_of == 1
+    ruled = table.dealt("r3", "m1", rules={"players": 2, "war_down": 3}, best_of=3)
+    assert ruled.row.rules["war_down"] == 3 and (ruled.row.best_of, ruled.row.match_id) == (3, "m1")
+
+
+def test_rules_fit_a_table_only_for_as_many_players_as_it_has_seats() -> None:
+    """The host's new rules keep the table's seats: rules for another number are refused."""
+    table = table_of("person", "computer")
+    table.fits(3)
+    with pytest.raises(BadRules, match="this table has 3 seats"):
+        table.fits(2)
+
+
+def test_anyone_at_the_table_asks_for_another_round_once_it_is_over() -> None:
+    """A person asks once a round; never while it plays, never a watcher; a deal forgets."""
+    table, _ = table_of("person").sit("mia", 1, "Mia")
+    over = RoundView(9, (52, 0), True)
+    with pytest.raises(RoundInPlay):
+        table.ask_again(Who("mia", 1), fresh(2))
+    with pytest.raises(NotSeated):
+        table.ask_again(Who(None), over)
+    asked, event = table.ask_again(Who("mia", 1), over)
+    assert event == Asked(1, "Mia") and asked.asked == {1}
+    assert asked.ask_again(Who("mia", 1), over) == (asked, None)
+    assert asked.dealt("r2", None).asked == frozenset()
 
 
 def test_a_closed_table_refuses_everything() -> None:

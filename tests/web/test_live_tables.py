@@ -56,7 +56,7 @@ def test_a_flip_alone_plays_nothing_and_every_flip_plays_one_battle_for_everyone
     opened = open_table(host)
     code = opened["invite"]["code"]
     seen = mia.get(f"/api/tables/{code}").json()
-    assert seen["you"] == {"seat": None, "host": False}
+    assert seen["you"] == {"seat": None, "host": False, "given": None}
     sat = mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
     assert sat.status_code == 200, sat.text
     assert sat.json()["you"] == {"seat": 1, "host": False}
@@ -367,6 +367,74 @@ def test_the_host_gives_a_free_seat_at_once_and_an_away_seat_after_two_minutes(
         ann_ws.send_json({"type": "give", "seat": 1})
         assert until(ann_ws, "given")["seat"] == 1
         assert until(ann_ws, "played")["round"]["battles"] == 1  # no one left to wait for
+        # Mia's page, back: her seat went to the computer, and is hers to take back.
+        back = mia.get(f"/api/tables/{code}").json()["you"]
+        assert back == {"seat": None, "host": False, "given": 1}
+        assert host.get(f"/api/tables/{code}").json()["you"]["given"] is None
+        mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "ignored"})
+        assert until(ann_ws, "reclaimed") == {"type": "reclaimed", "seat": 1, "name": "Mia"}
+        assert mia.get(f"/api/tables/{code}").json()["you"] == {
+            "seat": 1, "host": False, "given": None,
+        }  # fmt: skip
+
+
+def test_the_host_deals_new_rules_for_everyone_and_anyone_asks_for_another_round(
+    client: TestClient,
+) -> None:
+    """House rules at a live table are the host's: they deal the table's next round for every
+    device (at once, with `abandon`), for as many players as it has seats; a guest asks for
+    another round once one ends, once, and the host's own ask deals it."""
+    host, mia = Device(client), Device(client)
+    code = open_table(host)["invite"]["code"]
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+    with (
+        host.socket(f"/api/tables/{code}/live") as ann_ws,
+        mia.socket(f"/api/tables/{code}/live") as mia_ws,
+    ):
+        joined(ann_ws)
+        joined(mia_ws)
+        for choice, problem in [
+            ({"rules": {"war_down": 3}}, "still being played"),
+            ({"rules": {"players": 3}, "abandon": True}, "this table has 2 seats"),
+            ({"rules": {"war_down": 99}, "abandon": True}, "rules: "),
+            ({"preset": "nonsense", "abandon": True}, "rules: "),
+        ]:
+            ann_ws.send_json({"type": "next", **choice})
+            assert problem in until(ann_ws, "error")["message"]
+        mia_ws.send_json({"type": "next", "rules": {"war_down": 3}, "abandon": True})
+        assert "Only the table's host" in until(mia_ws, "error")["message"]
+        ann_ws.send_json({"type": "play", "count": 3, "speed": "slow"})
+        three = until(mia_ws, "played")
+        assert (three["played"], three["speed"], three["round"]["battles"]) == (3, "slow", 3)
+        ann_ws.send_json({"type": "next", "rules": {"war_down": 3}, "best_of": 3, "abandon": True})
+        for ws in (ann_ws, mia_ws):  # the table's round, dealt on every device
+            dealt = until(ws, "table")
+            assert dealt["event"] == "dealt" and dealt["round"]["battles"] == 0
+            assert dealt["rules"]["war_down"] == 3 and dealt["best_of"] == 3
+            assert dealt["match"]["best_of"] == 3 and len(dealt["match"]["rounds"]) == 1
+        mia_ws.send_json({"type": "again"})
+        assert "ask again once it is over" in until(mia_ws, "error")["message"]
+        ann_ws.send_json({"type": "play", "to_end": True, "speed": "instant"})
+        assert until(mia_ws, "played")["round"]["outcome"] is not None
+        mia_ws.send_json({"type": "again"})
+        assert until(ann_ws, "asked") == {"type": "asked", "seat": 1, "name": "Mia"}
+        mia_ws.send_json({"type": "again"})  # once a round: the host is not told again
+        mia_ws.send_json({"type": "ping"})
+        assert until(mia_ws, "pong") == {"type": "pong"}
+        assert host.get(f"/api/tables/{code}").json()["table"]["asked"] == [1]
+        ann_ws.send_json({"type": "again"})  # the host's own deals it
+        told = [heard(ann_ws)]
+        while told[-1]["type"] != "table":
+            told.append(heard(ann_ws))
+        assert [message["type"] for message in told] == ["table"]  # no second `asked`
+        dealt = until(mia_ws, "table")
+        assert (
+            dealt["event"] == "dealt" and dealt["asked"] == [] and dealt["rules"]["war_down"] == 3
+        )
+        assert len(dealt["match"]["rounds"]) == 2  # the match's next round
+        for count in (0, 501):
+            ann_ws.send_json({"type": "play", "count": count})
+            assert "count" in until(ann_ws, "error")["message"]
 
 
 def test_a_person_who_leaves_frees_the_seat_and_no_tab_of_theirs_flips_for_it(

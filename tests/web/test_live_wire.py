@@ -87,8 +87,9 @@ def test_a_message_is_written_once_as_the_json_every_socket_gets() -> None:
     assert write(Reacted(0, "😮")).text == '{"type":"reaction","seat":0,"emoji":"😮"}'
     assert write(Pong()).text == '{"type":"pong"}'
     played = body(Played("flips", [], 1, [], {"battles": 1}))
-    assert "match" not in played and "tally" not in played
-    shown = Shown(None, "w", {}, 1, None, [], {}, None, None, [], [], None, [], 120)
+    assert "match" not in played and "tally" not in played and "speed" not in played
+    assert body(Played("host", [], 1, [], {}, speed="slow"))["speed"] == "slow"
+    shown = Shown(None, "w", {}, 1, None, [], {}, None, None, [], [], [], None, [], 120)
     assert body(shown)["match"] is None and body(shown)["type"] == "table"
 
 

@@ -58,10 +58,16 @@ class Battles:
         return RoundView.of(await self.round(presence))
 
     async def play(
-        self, presence: Presence, count: int | None, *, by: str, late: Sequence[int] = ()
+        self,
+        presence: Presence,
+        count: int | None,
+        *,
+        by: str,
+        late: Sequence[int] = (),
+        speed: str | None = None,
     ) -> None:
-        """Play `count` battles (None: to the round's end), commit them, then tell every socket.
-        Call it with the table locked."""
+        """Play `count` battles (None: to the round's end), commit them, then tell every socket
+        (at the host's `speed`, when the host played them). Call it with the table locked."""
         row = presence.table.row
         battles: list[dict[str, Any]] = []
         played = 0
@@ -87,7 +93,7 @@ class Battles:
             tally = await self.tally(row.code)
             if row.match_id is not None:
                 match = _without_ids(await run_in_threadpool(self.matches.get, row.match_id))
-        message = Played(by, list(late), played, battles, _public_round(shown), match, tally)
+        message = Played(by, list(late), played, battles, _public_round(shown), match, tally, speed)
         self.room.tell(presence, message)
 
     async def tally(self, code: str) -> list[dict[str, Any]]:
@@ -108,17 +114,28 @@ class Battles:
         made = self.rounds.create(host, rules=rules.to_dict(), seats=seats, live_table=code)
         return str(made["id"]), None
 
-    def deal_next(self, row: TableRow) -> tuple[str, str | None]:
+    def deal_next(
+        self,
+        row: TableRow,
+        *,
+        rules: Rules | None = None,
+        best_of: int | None = None,
+        fresh: bool = False,
+    ) -> tuple[str, str | None]:
         """Deal the table's next round: the match's next, or a fresh deal of the same rules (a
-        new match of the same length once one is decided). In a thread."""
+        new match of the same length once one is decided). With new `rules` or `best_of`, or
+        `fresh` (the round in play left unfinished), a fresh deal (a new match) of those. In a
+        thread."""
         seats = row.round_seats()
-        if row.match_id is not None:
+        fresh = fresh or rules is not None or best_of not in (None, row.best_of)
+        if row.match_id is not None and not fresh:
             match = self.matches.get(row.match_id)
             if not match["over"]:
                 made = self.matches.next_round(row.match_id, row.host, live_table=row.code)
                 return str(made["round"]["id"]), row.match_id
-        rules = Rules.choose("classic", row.rules)
-        return self.deal_first(row.host, rules, row.best_of, four_seats(seats), row.code)
+        chosen = Rules.choose("classic", row.rules) if rules is None else rules
+        length = row.best_of if best_of is None else best_of
+        return self.deal_first(row.host, chosen, length, four_seats(seats), row.code)
 
     async def reseat(self, row: TableRow) -> None:
         """Sit the table's seats at its round (after a seat changed)."""
@@ -147,7 +164,8 @@ class Battles:
         ]
         return Shown(
             event, row.watch, row.rules, row.best_of, row.clock_s, seats, _public_round(shown),
-            last, match, sorted(table.flipped), list(table.waiting(RoundView.of(shown))), left,
+            last, match, sorted(table.flipped), list(table.waiting(RoundView.of(shown))),
+            sorted(table.asked), left,
             await self.tally(row.code), self.settings.live_give_after_s,
         )  # fmt: skip
 

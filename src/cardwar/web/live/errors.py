@@ -65,6 +65,12 @@ class BadMessage(TableError):
     status = 422
 
 
+class BadRules(TableError):
+    """Rules a table cannot deal: for a number of players other than its seats."""
+
+    status = 422
+
+
 class BadClock(TableError):
     """A turn clock that is not one of those a host may choose."""
 

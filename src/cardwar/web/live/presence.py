@@ -344,6 +344,7 @@ def _state(presence: Presence) -> dict[str, Any]:
         "flipped": sorted(table.flipped),
         "deadline": table.deadline,
         "reacted": {str(seat): when for seat, when in table.reacted.items()},
+        "asked": sorted(table.asked),
     }
 
 
@@ -366,4 +367,5 @@ async def _apply(presence: Presence, kept: bytes | str | None, reload: Reload) -
         flipped=frozenset(state["flipped"]),
         deadline=state["deadline"],
         reacted={int(seat): when for seat, when in state["reacted"].items()},
+        asked=frozenset(state.get("asked", ())),
     )

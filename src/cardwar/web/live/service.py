@@ -18,22 +18,24 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
+from cardwar.errors import RulesError
 from cardwar.rules import Rules
 from cardwar.web.game.matches import Matches
 from cardwar.web.game.rounds import Rounds
 from cardwar.web.game.seats import Seat, SeatsError, check_seats
 from cardwar.web.live.battles import Battles
 from cardwar.web.live.doors import Doors
-from cardwar.web.live.errors import BadClock, TableNotFound, TooManyTables
+from cardwar.web.live.errors import BadClock, BadRules, TableNotFound, TooManyTables
 from cardwar.web.live.hub import Hub
 from cardwar.web.live.presence import InProcessPresences, Presence, Presences
 from cardwar.web.live.room import Room
 from cardwar.web.live.table import HOST, Reclaimed, Seated, Table, Who, four_seats
-from cardwar.web.live.wire import Shown
+from cardwar.web.live.wire import Next, Shown
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 from cardwar.web.store.live import TableRow, TableSeat
@@ -144,13 +146,15 @@ class LiveTables:
             else:
                 await self.battles.play(presence, 1, by="flips")
 
-    async def play_many(self, code: str, who: Who, count: int | None) -> None:
-        """The host plays `count` battles at once (None: to the end of the round)."""
+    async def play_many(
+        self, code: str, who: Who, count: int | None, speed: str | None = None
+    ) -> None:
+        """The host plays `count` battles at once (None: to the end of the round), shown on
+        every device at the host's `speed`."""
         presence = await self.room.open_table(code)
-        presence.table.host_only(who, "plays 10 battles or to the end")
         async with self.room.locked(presence):
             presence.table.can_play_many(who, await self.battles.view(presence))
-            await self.battles.play(presence, count, by="host")
+            await self.battles.play(presence, count, by="host", speed=speed)
 
     async def react(self, code: str, who: Who, emoji: str) -> None:
         """A person's reaction, shown on their seat; at most one a second each."""
@@ -174,7 +178,6 @@ class LiveTables:
         """The host gives a person's seat to the computer: one no one has taken, or one whose
         person has been away for `Settings.live_give_after_s`."""
         presence = await self.room.open_table(code)
-        presence.table.host_only(who, "gives a seat to the computer")
         async with self.room.locked(presence):
             held = 0 <= seat < len(presence.table.seats) and presence.table.seats[seat].holder
             present = bool(held) and await self.doors.sockets_at(presence, seat) > 0
@@ -188,17 +191,48 @@ class LiveTables:
             if given.play:
                 await self.battles.play(presence, 1, by="flips")
 
-    async def next_round(self, code: str, who: Who) -> None:
+    async def next_round(self, code: str, who: Who, choice: Next | None = None) -> None:
         """The host deals the next round: the match's next, or a fresh deal of the same rules
-        (a new match of the same length once one is decided)."""
+        (a new match of the same length once one is decided); with a `choice`, by the rules and
+        match length the host chose, and (`abandon`) even while a round is played."""
+        choice = choice or Next(type="next")
         presence = await self.room.open_table(code)
-        presence.table.host_only(who, "deals the next round")
+        rules = None
+        if choice.preset is not None or choice.rules is not None:
+            try:
+                rules = Rules.choose(choice.preset or "classic", choice.rules)
+            except RulesError as error:
+                raise BadRules(f"rules: {error}") from None
         async with self.room.locked(presence):
-            presence.table.can_deal(who, await self.battles.view(presence))
-            round_id, match_id = await run_in_threadpool(self.battles.deal_next, presence.table.row)
-            await self.room.save(presence, presence.table.dealt(round_id, match_id))
+            view = await self.battles.view(presence)
+            presence.table.can_deal(who, view, abandon=choice.abandon)
+            if rules is not None:
+                presence.table.fits(rules.players)
+            round_id, match_id = await run_in_threadpool(
+                partial(self.battles.deal_next, presence.table.row, rules=rules,
+                        best_of=choice.best_of, fresh=not view.over)
+            )  # fmt: skip
+            dealt = presence.table.dealt(
+                round_id, match_id, rules=None if rules is None else rules.to_dict(),
+                best_of=choice.best_of,
+            )  # fmt: skip
+            await self.room.save(presence, dealt)
             await self.battles.reseat(presence.table.row)
             self.room.tell(presence, await self.battles.shown(presence, "dealt"))
+
+    async def again(self, code: str, who: Who) -> None:
+        """A person asks for another round once the last is over: the host is told; the host's
+        own ask deals it."""
+        presence = await self.room.open_table(code)
+        if presence.table.is_host(who):
+            await self.next_round(code, who)
+            return
+        async with self.room.locked(presence):
+            table, asked = presence.table.ask_again(who, await self.battles.view(presence))
+            if asked is None:
+                return  # asked already: the host was told
+            await self.room.save(presence, table)
+            self.room.tell(presence, asked)
 
     async def close(self, code: str, reason: str) -> None:
         """Close the table (the host asked, or it was idle): its sockets are told."""

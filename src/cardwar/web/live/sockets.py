@@ -25,6 +25,7 @@ from cardwar.web.live.hub import Subscription
 from cardwar.web.live.service import LiveTables
 from cardwar.web.live.table import Who
 from cardwar.web.live.wire import (
+    Again,
     Close,
     Flip,
     Give,
@@ -230,13 +231,13 @@ async def act(websocket: WebSocket, live: LiveTables, code: str, who: Who, messa
     write like any other (the limits of `POST /api/rounds`), and a run to the round's end a long
     run like one over HTTP (one at a time for each browser, a few for the whole server)."""
     limits: Limits = websocket.app.state.services.limits
-    if isinstance(message, Next) and who.host and who.player is not None:
+    if isinstance(message, Next | Again) and who.host and who.player is not None:
         address = websocket.client.host if websocket.client is not None else "(unknown)"
         await limits.write("new rounds", who.player, address)
     if isinstance(message, Play) and message.to_end and who.host and who.player is not None:
         await limits.long_runs.enter(who.player)
         try:
-            await live.play_many(code, who, None)
+            await live.play_many(code, who, None, message.speed)
         finally:
             await limits.long_runs.leave(who.player)
     elif isinstance(message, Ping):
@@ -247,13 +248,16 @@ async def act(websocket: WebSocket, live: LiveTables, code: str, who: Who, messa
             raise BadMessage(f"seat: you hold {held} at this table, not seat {message.seat}")
         await live.flip(code, who, message.battle)
     elif isinstance(message, Play):
-        await live.play_many(code, who, None if message.to_end else 10)
+        count = None if message.to_end else (message.count or 10)
+        await live.play_many(code, who, count, message.speed)
     elif isinstance(message, React):
         await live.react(code, who, message.emoji)
     elif isinstance(message, Give):
         await live.give(code, who, message.seat)
     elif isinstance(message, Next):
-        await live.next_round(code, who)
+        await live.next_round(code, who, message)
+    elif isinstance(message, Again):
+        await live.again(code, who)
     elif isinstance(message, Close):
         await live.close_as_host(code, who)
     elif isinstance(message, Leave):

@@ -34,6 +34,7 @@ from cardwar.web.game.seats import Seat, SeatsError, check_seats, default_name
 from cardwar.web.live.errors import (
     BadEmoji,
     BadName,
+    BadRules,
     ComputersSeat,
     HostStays,
     NameTaken,
@@ -149,6 +150,14 @@ class Reacted:
 
 
 @dataclass(frozen=True, slots=True)
+class Asked:
+    """A person asked for another round, once the last one ended: the host's press deals it."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Away:
     """A person's last socket closed."""
 
@@ -169,7 +178,19 @@ class Closed:
     reason: str
 
 
-Event = Seated | Flipped | ClockRanOut | Left | Given | Reclaimed | Reacted | Away | Back | Closed
+Event = (
+    Seated
+    | Flipped
+    | ClockRanOut
+    | Left
+    | Given
+    | Reclaimed
+    | Reacted
+    | Asked
+    | Away
+    | Back
+    | Closed
+)
 """Everything a table's method may say happened."""
 
 
@@ -189,6 +210,8 @@ class Table:
     """Since when each away seat's person has had no socket open (never changed in place)."""
     reacted: Mapping[int, float] = field(default_factory=dict)
     """When each seat last reacted."""
+    asked: frozenset[int] = frozenset()
+    """The seats whose people asked for another round since the last one ended."""
 
     # -- what it is ---------------------------------------------------------------------------
 
@@ -215,6 +238,22 @@ class Table:
             if seat.holder == player:
                 return index
         return None
+
+    def given_from(self, player: str | None) -> int | None:
+        """The seat that went to the computer from the browser `player`, which it may take
+        back (`reclaim`); None when none did."""
+        for index, seat in enumerate(self.seats):
+            if player is not None and seat.gave_up is not None and seat.gave_up[0] == player:
+                return index
+        return None
+
+    def fits(self, players: int) -> None:
+        """BadRules unless rules for `players` can be dealt at this table: one for each seat."""
+        if players != len(self.seats):
+            raise BadRules(
+                f"rules.players: this table has {len(self.seats)} seats, so its rounds are for "
+                f"{len(self.seats)} players, not {players}"
+            )
 
     def holds(self, who: Who) -> int:
         """The seat `who` asks from, which they still hold; NotSeated otherwise."""
@@ -366,17 +405,42 @@ class Table:
         """The table once battles were played: no flips, no clock, for the next battle."""
         return replace(self, flipped=frozenset(), deadline=None)
 
-    def can_deal(self, who: Who, round_: RoundView) -> None:
-        """NotHost, RoundInPlay or TableClosed unless `who` may deal the next round now."""
+    def can_deal(self, who: Who, round_: RoundView, *, abandon: bool = False) -> None:
+        """NotHost, RoundInPlay or TableClosed unless `who` may deal the next round now (with
+        `abandon`, even while a round is played: it is left unfinished)."""
         self.open()
         self.host_only(who, "deals the next round")
-        if not round_.over:
+        if not round_.over and not abandon:
             raise RoundInPlay("The round is still being played: finish it first.")
 
-    def dealt(self, round_id: str, match_id: str | None) -> Table:
-        """The table playing a newly dealt round (of the match `match_id`, if any)."""
-        row = replace(self.row, round_id=round_id, match_id=match_id)
-        return replace(self, row=row, flipped=frozenset(), deadline=None)
+    def dealt(
+        self,
+        round_id: str,
+        match_id: str | None,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        best_of: int | None = None,
+    ) -> Table:
+        """The table playing a newly dealt round (of the match `match_id`, if any), with new
+        `rules` and match length when the host chose them."""
+        row = replace(
+            self.row,
+            round_id=round_id,
+            match_id=match_id,
+            rules=dict(self.row.rules if rules is None else rules),
+            best_of=self.row.best_of if best_of is None else best_of,
+        )
+        return replace(self, row=row, flipped=frozenset(), deadline=None, asked=frozenset())
+
+    def ask_again(self, who: Who, round_: RoundView) -> tuple[Table, Asked | None]:
+        """A person asks for another round once this one is over (None: they asked already)."""
+        self.open()
+        seat = self.holds(who)
+        if not round_.over:
+            raise RoundInPlay("The round is still being played: ask again once it is over.")
+        if seat in self.asked:
+            return self, None
+        return replace(self, asked=self.asked | {seat}), Asked(seat, self.seats[seat].name)
 
     # -- who is here --------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from pydantic import (
 
 from cardwar.web.live.errors import BadMessage
 from cardwar.web.live.table import (
+    Asked,
     Away,
     Back,
     Closed,
@@ -70,11 +71,20 @@ class Flip(Strict):
     battle: StrictInt | None = None
 
 
+SPEEDS = ("slow", "normal", "fast", "instant")
+"""The speeds of Play to end, as the host's page names them: each device shows the host's."""
+MOST_AT_ONCE = 500
+"""The most battles the host plays in one `play` message."""
+
+
 class Play(Strict):
-    """The host plays 10 battles at once, or (`to_end`) the rest of the round."""
+    """The host plays battles at once: `count` of them (10 when absent), or (`to_end`) the rest
+    of the round; `speed`, the host's, is how every device shows them."""
 
     type: Literal["play"]
     to_end: StrictBool = False
+    count: Annotated[StrictInt, Field(ge=1, le=MOST_AT_ONCE)] | None = None
+    speed: Literal["slow", "normal", "fast", "instant"] | None = None
 
 
 class React(Strict):
@@ -92,9 +102,28 @@ class Give(Strict):
 
 
 class Next(Strict):
-    """The host deals the next round, once this one is over."""
+    """The host deals the next round, once this one is over (with `abandon`, at once: the round
+    in play is left unfinished and counts for no one); with `preset` or `rules` (as a new
+    round's body names them, for as many players as the table has seats) and `best_of`, the
+    table plays by those from this round on."""
 
     type: Literal["next"]
+    preset: StrictStr | None = None
+    rules: dict[str, Any] | None = None
+    best_of: Literal[1, 3, 5] | None = None
+    abandon: StrictBool = False
+
+    @property
+    def chooses(self) -> bool:
+        """True when the host chose new rules or a new match length with it."""
+        return self.preset is not None or self.rules is not None or self.best_of is not None
+
+
+class Again(Strict):
+    """A person asks for another round once this one is over: the host is told (the host's own
+    deals it)."""
+
+    type: Literal["again"]
 
 
 class Close(Strict):
@@ -115,10 +144,10 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-In = Flip | Play | React | Give | Next | Close | Leave | Ping
+In = Flip | Play | React | Give | Next | Again | Close | Leave | Ping
 """Every message a socket may send."""
 _IN_TAGGED = Annotated[In, Field(discriminator="type")]
-TYPES = ("flip", "play", "react", "give", "next", "close", "leave", "ping")
+TYPES = ("flip", "play", "react", "give", "next", "again", "close", "leave", "ping")
 _IN: TypeAdapter[Any] = TypeAdapter(_IN_TAGGED)
 
 
@@ -164,6 +193,7 @@ class Shown:
     match: dict[str, Any] | None
     flipped: list[int]
     waiting: list[int]
+    asked: list[int]
     clock_left_s: float | None
     tally: list[dict[str, Any]]
     give_after_s: float
@@ -173,7 +203,7 @@ class Shown:
 class Played:
     """Battles were played and committed: `by` whom ("flips", "clock" or "host"), the seats the
     clock flipped for, how many, the last records, the round; at a round's end the tally (and
-    the match, in one)."""
+    the match, in one); the host's `speed` when the host played them."""
 
     by: str
     late: list[int]
@@ -182,6 +212,7 @@ class Played:
     round: dict[str, Any]
     match: dict[str, Any] | None = None
     tally: list[dict[str, Any]] | None = None
+    speed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +234,10 @@ OUT: dict[type[Any], tuple[str, tuple[str, ...]]] = {
     Welcome: ("welcome", ("you",)),
     Shown: ("table", ("event", *(f.name for f in fields(Shown) if f.name != "event"))),
     Flipped: ("flipped", ("seat", "waiting")),
-    Played: ("played", ("by", "late", "played", "battles", "round", "match", "tally")),
+    Played: (
+        "played",
+        ("by", "late", "played", "battles", "round", "match", "tally", "speed"),
+    ),
     Seated: ("seated", ("seat", "name")),
     Away: ("away", ("seat",)),
     Back: ("back", ("seat",)),
@@ -211,13 +245,14 @@ OUT: dict[type[Any], tuple[str, tuple[str, ...]]] = {
     Reclaimed: ("reclaimed", ("seat", "name")),
     Left: ("left", ("seat", "name")),
     Reacted: ("reaction", ("seat", "emoji")),
+    Asked: ("asked", ("seat", "name")),
     Closed: ("closed", ("reason",)),
     Problem: ("error", ("message",)),
     Pong: ("pong", ()),
 }
 """Each outbound type's `type` on the wire, and the fields it writes (`Given.play` is the
 table's word to the service, not a device's)."""
-_UNLESS_NONE = {(Played, "match"), (Played, "tally")}
+_UNLESS_NONE = {(Played, "match"), (Played, "tally"), (Played, "speed")}
 """Fields left out of a message while they are None, rather than written null."""
 
 

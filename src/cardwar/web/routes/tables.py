@@ -70,7 +70,8 @@ _body_route("/api/tables", _opened, OpenTable, "Open a live table", 201, 409)
     responses=errors(404, 410),
 )
 async def look(code: str, request: Request) -> JSONResponse:
-    """The table, the seat this browser holds at it (null when none), and its links."""
+    """The table, the seat this browser holds at it (null when none) or the seat that went to
+    the computer from it (`given`, which it may take back), and its links."""
     server = services(request)
     who = await current_player(request)
     live = tables(request)
@@ -78,7 +79,7 @@ async def look(code: str, request: Request) -> JSONResponse:
     seated = live.who(table, who.id)
     content = {
         "invite": links(request, server, code, table.row.watch),
-        "you": {"seat": seated.seat, "host": seated.host},
+        "you": {"seat": seated.seat, "host": seated.host, "given": table.given_from(who.id)},
         "table": wire.body(await live.shown(code)),
     }
     return server.reply(content, who)
