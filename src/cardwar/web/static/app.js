@@ -72,6 +72,7 @@ on("change", {
   "auto-wars": rememberWars,
   "hr-preset": house.choosePreset,
   "hr-seats": house.chooseFromForm, // each seat's kind and name, in rows made at the first opening
+  "together-players": invite.playersChosen,
 });
 on("input", { "hr-limit": house.limitTyped, "replay-slider": replay.slide });
 on("close", { confirm: confirmClosed, replay: replay.replayClosed });

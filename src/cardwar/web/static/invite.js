@@ -4,7 +4,7 @@
 // free seat; or watching).
 import { ApiError, api } from "./api.js";
 import { $, copyField } from "./dom.js";
-import { rulesLine } from "./house.js";
+import { checkChoices, rulesLine } from "./house.js";
 import { joining, sitAt } from "./live.js";
 import { defaultSeatName, nameMax } from "./seats.js";
 import { state, ui } from "./state.js";
@@ -13,6 +13,7 @@ import { capital } from "./words.js";
 const els = {
   together: $("together"),
   name: $("together-name"),
+  players: $("together-players"),
   seats: $("together-seats"),
   clock: $("together-clock"),
   rules: $("together-rules"),
@@ -67,22 +68,44 @@ function nameProblem(name) {
 
 // -- Play with others -----------------------------------------------------------------------------
 
-/** Open Play with others: the house rules' table, each other seat a person to invite or the
- * computer. */
+/** Open Play with others: the house rules' table, for as many players as they have (the number
+ * can be changed here), each other seat someone you invite. */
 export async function openTogether() {
   if (!state.houseRules) return;
   await ui.house.saving; // House rules' last choice is in first
-  const { rules, best_of: bestOf, seats } = state.houseRules;
+  const { rules, seats } = state.houseRules;
   els.name.value = keptName() || (seats[0].name ?? "");
-  els.seats.replaceChildren(...Array.from({ length: rules.players - 1 }, (_, i) => seatRow(i + 1, rules.players, seats[i + 1])));
-  els.rules.textContent = `${capital(rulesLine(rules))}${bestOf > 1 ? ` · best of ${bestOf}` : ""}. ` +
-    "These are your house rules: change them in House rules.";
+  els.players.value = String(rules.players);
+  playersChosen();
   els.error.textContent = "";
   els.together.showModal();
   els.name.focus();
 }
 
-function seatRow(seat, players, chosen) {
+/** The table's rules: the house rules, for the number of players chosen here (a hand too big
+ * for that many made to fit, and said so). */
+function togetherRules() {
+  const players = Number(els.players.value);
+  const house = state.houseRules.rules;
+  if (players === house.players) return { rules: house, notes: [] };
+  const { rules, notes } = checkChoices({ ...house, players }, state.info.fields);
+  return { rules, notes };
+}
+
+/** The number of players chosen: a seat row for each other player, and the rules line. */
+export function playersChosen() {
+  const { rules, notes } = togetherRules();
+  const kept = [...els.seats.querySelectorAll("select")].map((select) => select.value);
+  els.seats.replaceChildren(...Array.from({ length: rules.players - 1 }, (_, i) => seatRow(i + 1, rules.players, kept[i])));
+  const bestOf = state.houseRules.best_of;
+  els.rules.textContent = [
+    `${capital(rulesLine(rules))}${bestOf > 1 ? ` · best of ${bestOf}` : ""}.`,
+    ...notes,
+    "These are your house rules: change them in House rules.",
+  ].join(" ");
+}
+
+function seatRow(seat, players, kept) {
   const row = document.createElement("div");
   row.className = "field-row";
   const label = document.createElement("label");
@@ -97,9 +120,7 @@ function seatRow(seat, players, chosen) {
     option.textContent = value === "computer" ? `The computer (${words})` : words;
     select.append(option);
   }
-  // Two players: the other seat is someone you invite. More: as House rules seat them, a person
-  // where it has one, else the computer (one person at least).
-  select.value = players === 2 || chosen?.kind === "person" || seat === 1 ? "person" : "computer";
+  select.value = kept ?? "person"; // someone you invite, unless this dialog gave it to the computer
   row.append(label, select);
   return row;
 }
@@ -113,15 +134,17 @@ export async function openTable() {
     els.name.focus();
     return;
   }
-  const { preset, rules, best_of: bestOf } = state.houseRules;
+  const { preset, best_of: bestOf } = state.houseRules;
+  const { rules } = togetherRules();
+  const asHouse = rules === state.houseRules.rules; // the house rules as they are: by their preset
   const others = [...els.seats.querySelectorAll("select")].map((select) => ({ kind: select.value, name: "" }));
   if (!others.some((seat) => seat.kind === "person")) {
     els.error.textContent = "Choose at least one seat for someone you invite.";
     return;
   }
   const body = {
-    preset: preset ?? "classic",
-    rules: preset ? null : rules,
+    preset: asHouse ? preset ?? "classic" : "classic",
+    rules: asHouse && preset ? null : rules,
     best_of: bestOf,
     seats: [{ kind: "person", name }, ...others],
     clock_s: els.clock.value === "" ? null : Number(els.clock.value),
@@ -196,6 +219,8 @@ let seen = null; // the table the visitor is asked about (GET /api/tables/{code}
 /** A visitor at an invite link: the table, who sits where, a name and a free seat; or watch. */
 function askToJoin(table) {
   seen = table;
+  els.sit.textContent = "Sit down";
+  delete els.sit.dataset.back;
   const { seats, rules, best_of: bestOf, clock_s: clock } = table.table;
   const host = seats[0].name;
   els.joinTitle.textContent = `Join ${host}'s table`;
@@ -231,13 +256,31 @@ function askToJoin(table) {
   els.watchOnly.textContent = free.length === 0 ? "Watch the table" : "Just watch";
   els.watchOnly.classList.toggle("primary", free.length === 0);
   els.joinError.textContent = free.length === 0 ? `Every seat at ${host}'s table is taken: you can watch it live.` : "";
+  if (table.you.given !== null && table.you.given !== undefined) offerSeatBack(table, host);
   els.join.showModal();
-  (free.length === 0 ? els.watchOnly : els.joinName).focus();
+  (free.length === 0 && els.sit.hidden ? els.watchOnly : els.sit.dataset.back ? els.sit : els.joinName).focus();
 }
 joining.ask = askToJoin;
 
+/** Back at a table whose host gave this browser's seat to the computer while it was away: the
+ * seat is offered back (the server keeps the name it had), from the next battle on. */
+function offerSeatBack(table, host) {
+  const seat = table.you.given;
+  els.joinTitle.textContent = `Your seat at ${host}'s table`;
+  els.joinError.textContent = "";
+  els.joinAbout.textContent = `While you were away, ${host} let the computer play your seat (seat ${seat + 1}). ` +
+    "Take it back and you turn your own cards again from the next battle.";
+  els.joinFields.hidden = true;
+  els.sit.hidden = false;
+  els.sit.textContent = "Take my seat back";
+  els.sit.dataset.back = String(seat);
+  els.watchOnly.textContent = "Just watch";
+  els.watchOnly.classList.remove("primary");
+}
+
 /** Sit down at the seat chosen, by the name given. */
 export async function sitDown() {
+  if (els.sit.dataset.back) return takeSeatBack(Number(els.sit.dataset.back));
   const name = els.joinName.value.trim();
   const problem = nameProblem(name);
   if (problem) {
@@ -270,6 +313,25 @@ export async function sitDown() {
   keepName(name);
   els.join.close();
   sitAt({ code, watch: seen.table.watch, you: sat.you.seat, host: sat.you.host, invite: seen.invite, arrival: "joined" }, sat.table);
+}
+
+/** Take back the seat that went to the computer: under the name it had (the server keeps it;
+ * `name` is not read), every device told. */
+async function takeSeatBack(seat) {
+  const code = state.live?.code;
+  els.sit.setAttribute("aria-busy", "true");
+  let sat;
+  try {
+    sat = await api("POST", `/api/tables/${encodeURIComponent(code)}/seats`, { seat, name: keptName() || "me" });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    els.joinError.textContent = error.message.replace(/^The server refused: (seat|name): /, "");
+    return;
+  } finally {
+    els.sit.removeAttribute("aria-busy");
+  }
+  els.join.close();
+  sitAt({ code, watch: seen.table.watch, you: sat.you.seat, host: sat.you.host, invite: seen.invite, arrival: "reclaimed" }, sat.table);
 }
 
 /** Watch instead: the table goes on behind, and the dialog closes. */

@@ -71,7 +71,8 @@ export function hostOnlyWords(live, names) {
 
 /** What the page says as it first shows a table it joined part-way through a round (null for
  * none: a fresh deal's words say enough). `arrival`: "returning" (this browser's seat, after a
- * reload), "joined" (just sat down), "watching", or "opened". */
+ * reload), "joined" (just sat down), "reclaimed" (its seat taken back from the computer),
+ * "watching", or "opened". */
 export function arrivalWords(arrival, round) {
   if (round.outcome !== null || round.battles === 0) return null;
   switch (arrival) {
@@ -79,6 +80,8 @@ export function arrivalWords(arrival, round) {
       return `Welcome back: the round goes on after battle ${round.battles}.`;
     case "joined":
       return `You sat down as the round stood at battle ${round.battles}: press Turn cards for the next.`;
+    case "reclaimed":
+      return `Your seat is yours again at battle ${round.battles}: press Turn cards for the next.`;
     case "watching":
       return `You are watching from battle ${round.battles}.`;
     default:
