@@ -370,6 +370,8 @@ def test_the_host_gives_a_free_seat_at_once_and_an_away_seat_after_two_minutes(
         # Mia's page, back: her seat went to the computer, and is hers to take back.
         back = mia.get(f"/api/tables/{code}").json()["you"]
         assert back == {"seat": None, "host": False, "given": 1}
+        [held] = mia.get("/api/me").json()["tables"]  # her page offers the table still
+        assert (held["code"], held["given"], held["names"][1]) == (code, 1, "Computer 1")
         assert host.get(f"/api/tables/{code}").json()["you"]["given"] is None
         mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "ignored"})
         assert until(ann_ws, "reclaimed") == {"type": "reclaimed", "seat": 1, "name": "Mia"}
@@ -444,7 +446,7 @@ def test_a_person_who_leaves_frees_the_seat_and_no_tab_of_theirs_flips_for_it(
     code = open_table(host)["invite"]["code"]
     mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
     tables = mia.get("/api/me").json()["tables"]
-    assert tables == [{"code": code, "host": False, "names": ["Ann", "Mia"]}]
+    assert tables == [{"code": code, "host": False, "names": ["Ann", "Mia"], "given": None}]
     assert host.get("/api/me").json()["tables"][0]["host"] is True
     with (
         host.socket(f"/api/tables/{code}/live") as ann_ws,

@@ -367,11 +367,16 @@ class MatchDealtOut(MatchOut):
 
 
 class HeldTableOut(BaseModel):
-    """An open live table where this browser holds a seat."""
+    """An open live table where this browser holds a seat, or held the one the host gave to
+    the computer."""
 
     code: str = Field(description="the table's invite code: its link is /?table={code}")
     host: bool = Field(description="true for a table this browser opened")
     names: list[str] = Field(description="each seat's name, seat 0 first (empty: a free seat)")
+    given: int | None = Field(
+        description="the seat the host gave to the computer from this browser, which it may"
+        " take back (null: it holds its seat)"
+    )
 
 
 class MeOut(BaseModel):

@@ -187,15 +187,28 @@ class LiveTableRows:
 
     def tables_held_by(self, player: str) -> list[TableRow]:
         """The open tables where the browser `player` holds a seat (the host's own among them),
-        the latest opened first."""
+        or held one the host gave to the computer (it may take it back), the latest opened
+        first."""
         held = f'"holder": {json.dumps(player)}'  # as TableRow.state writes it
+        given = f'"gave_up": [{json.dumps(player)},'
+
+        def like(text: str) -> str:
+            return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
         # LIKE on both engines (SQLite's ignores ASCII case: the seats are checked below).
-        pattern = "%" + held.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         with self.db.lock:
             found = self.db.execute(
                 f"SELECT {COLUMNS} FROM live_tables WHERE closed IS NULL AND (host = ?"
-                " OR state LIKE ? ESCAPE '\\') ORDER BY created_at DESC",
-                (player, pattern),
+                " OR state LIKE ? ESCAPE '\\' OR state LIKE ? ESCAPE '\\')"
+                " ORDER BY created_at DESC",
+                (player, like(held), like(given)),
             ).fetchall()
         rows = [_row(row) for row in found]
-        return [row for row in rows if any(seat.holder == player for seat in row.seats)]
+        return [
+            row
+            for row in rows
+            if any(
+                seat.holder == player or (seat.gave_up is not None and seat.gave_up[0] == player)
+                for seat in row.seats
+            )
+        ]
