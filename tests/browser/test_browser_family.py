@@ -6,10 +6,10 @@ Every wait is for something the page shows (Playwright's `expect`), never for ti
 from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
+from test_browser_live import caption, close_invite, device, done, join
 
 from browsing import DESKTOP, PHONE, audit, button, open_page
 from live import LiveServer
-from test_browser_live import caption, close_invite, device, done, join
 
 
 def test_three_or_four_people_from_play_with_others_itself(
@@ -37,7 +37,9 @@ def test_three_or_four_people_from_play_with_others_itself(
     dialog.get_by_label("Your name").fill("Ann")
     dialog.get_by_role("button", name="Open the table").click()
     close_invite(ann)
-    link = f"{shared_server.url}/?table={ann.evaluate('new URL(location).searchParams.get(`table`)')}"
+    link = (
+        f"{shared_server.url}/?table={ann.evaluate('new URL(location).searchParams.get(`table`)')}"
+    )
     for seat in (1, 2):
         expect(ann.locator(f'.seat-status[data-seat="{seat}"]')).to_contain_text("Free seat")
     expect(ann.locator('.seat-status[data-seat="3"]')).to_be_hidden()  # the computer's

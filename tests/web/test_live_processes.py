@@ -194,13 +194,13 @@ def test_a_person_seated_through_one_process_is_named_by_the_other_and_tallied(
     assert sorted(score["name"] for score in ended["tally"]) == ["Ann", "Mia"]
 
 
-def test_a_round_read_through_a_process_whose_copy_predates_a_sit_down_names_who_sits(
+def test_a_tables_seats_are_its_rows_and_its_round_carries_them_from_the_next_battle(
     database: Path | str, two_servers: list[LiveServer]
 ) -> None:
-    """Read over HTTP by its id (`GET /api/rounds/{id}`) through the other process, whose copy
-    of the table's round is from before Mia sat down (through the first): her seat is shown,
-    the copy read again from the round's row (the seats are part of what says it is stale;
-    its battles and clock are as they were)."""
+    """One source of a table's seats: the table's row. Mia sits down through the first process
+    while the other holds a copy of the table's round from before: the table the other shows
+    names her at once, and the round read by its id (`GET /api/rounds/{id}`) names her once a
+    battle has been played, its seats written with its battles (the copy is stale by them)."""
     one, other = two_servers
     ann, mia = Person(one), Person(one)
     code = open_table(ann)
@@ -213,9 +213,15 @@ def test_a_round_read_through_a_process_whose_copy_predates_a_sit_down_names_who
         store.close()
     assert table is not None
     with httpx.Client(base_url=other.url, timeout=HANG_S) as http:
-        shown = http.get(f"/api/rounds/{table.round_id}").json()
-    assert shown["battles"] == 0
-    assert [seat["name"] for seat in shown["seats"]] == ["Ann", "Mia"]
+        shown = http.get(f"/api/tables/{code}").json()["table"]
+        assert [seat["name"] for seat in shown["round"]["seats"]] == ["Ann", "Mia"]
+        mia.join(code)
+        ann.flip(1)
+        mia.flip(1)
+        assert ann.until("played")["round"]["seats"][1]["name"] == "Mia"
+        played = http.get(f"/api/rounds/{table.round_id}").json()
+    assert played["battles"] == 1
+    assert [seat["name"] for seat in played["seats"]] == ["Ann", "Mia"]
 
 
 def test_a_process_killed_mid_round_loses_its_people_nothing(

@@ -434,16 +434,20 @@ def test_seats_are_kept_per_round_match_and_player(files: Files, store: Store) -
         assert opened.players.seats("p2") is None
 
 
-def test_a_rounds_state_says_who_sits_at_it_as_another_process_seated_them(
-    files: Files, store: Store
-) -> None:
-    """`round_state` (how a process sees whether its copy of a round is the stored one) says
-    the seats too: another process seating someone leaves the battles and clock as they were."""
+def test_who_sits_at_a_tables_round_is_written_with_its_battles(files: Files, store: Store) -> None:
+    """A live table's seats reach its round only with its battles, in the same UPDATE: another
+    process sees the round moved (`round_state`: battles and clock) and reads it, seats and
+    all; no write changes the seats alone."""
     mia = Seat("person", "Mia")
     store.insert("r1", "p1", Round(CLASSIC, seed=1), created_at=1.0, seats=(mia, DEFAULT_SEATS[1]))
-    assert store.round_state("r1") == (0, 0, (mia, DEFAULT_SEATS[1]))
-    files.open().set_seats("r1", (mia, Seat("person", "Bo")))  # the other process
-    assert store.round_state("r1") == (0, 0, (mia, Seat("person", "Bo")))
+    assert store.round_state("r1") == (0, 0)
+    ahead = Round(CLASSIC, seed=1)
+    ahead.play(1)
+    bo = (mia, Seat("person", "Bo"))
+    files.open().update("r1", ahead, since=(0, 0), seats=bo)  # the other process
+    assert store.round_state("r1") == (1, 0)
+    stored = store.get("r1")
+    assert stored is not None and stored.seats == bo
 
 
 def test_tallies_add_up_per_name_case_aside_in_the_saves_transaction(store: Store) -> None:
@@ -722,17 +726,17 @@ def test_a_save_from_a_round_played_elsewhere_meanwhile_writes_nothing(
     (`since`) is refused (RoundMoved) once another process has written the row since, and
     changes nothing, its scores neither."""
     store.insert("r1", "p1", Round(CLASSIC, seed=3), created_at=1.0)
-    assert store.round_state("r1") == (0, 0, None)
+    assert store.round_state("r1") == (0, 0)
     elsewhere = files.open()  # the other process
     ahead = Round(CLASSIC, seed=3)
     ahead.play(5)
     elsewhere.update("r1", ahead, since=(0, 0))
-    assert store.round_state("r1") == (5, 0, None)
+    assert store.round_state("r1") == (5, 0)
     behind = Round(CLASSIC, seed=3)
     behind.play(1)
     with pytest.raises(RoundMoved):
         store.update("r1", behind, score="won", since=(0, 0))
-    assert store.round_state("r1") == (5, 0, None)
+    assert store.round_state("r1") == (5, 0)
     assert store.players.scoreboard("p1") == Scoreboard(won=0, lost=0, drawn=0)
     assert store.round_state("missing") is None
 
@@ -763,4 +767,4 @@ def test_a_write_from_behind_a_held_round_finds_it_moved(files: Files, store: St
         held.set()
         store.update("r1", first, since=(0, 0))
     thread.join(30)
-    assert outcome == ["moved"] and store.round_state("r1") == (2, 0, None)
+    assert outcome == ["moved"] and store.round_state("r1") == (2, 0)

@@ -240,14 +240,9 @@ class Loader:
             return live
         if live is not None:
             now = self.store.round_state(round_id)
-            if (
-                now is not None
-                and (now.battles, now.time_up) == live.stored
-                and seated(now.seats, live.round) == live.seats
-            ):
+            if now is not None and (now.battles, now.time_up) == live.stored:
                 return live
-            # Played or ended by another process since, someone seated at its table there, or
-            # pruned: read again.
+            # Played or ended by another process since, or pruned: read again.
             self.memory.forget(round_id)
         row = self.store.get(round_id)
         if row is None:
@@ -296,6 +291,7 @@ class Loader:
                 people=people,
                 match=match,
                 since=live.stored,
+                seats=None if live.table is None else live.seats,
             )
             live.stored = stored_state(round_)
         except BaseException:
@@ -391,10 +387,12 @@ class Rounds:
         wait: bool = True,
         stop_when_out: bool = False,
         at_table: str | None = None,
+        seats: tuple[Seat, ...] | None = None,
     ) -> tuple[dict[str, Any], list[Battle]] | None:
         """Play up to `count` battles here, stopping when the round ends (or, `stop_when_out`,
         once no person at the table has cards left); raises on a finished round. For a click's
-        few battles: `play_long` plays many.
+        few battles: `play_long` plays many. A live table (`at_table`) says who sits at it
+        (`seats`, read from its row under its lock): the battles carry them, stored with them.
 
         Returns the round in the API's shape, taken before anyone else may play it, and the
         battles' records. With `wait=False`, returns None at once if another request holds it.
@@ -403,15 +401,20 @@ class Rounds:
             if not locked:
                 return None
             try:
-                return self._play(round_id, count, stop_when_out, at_table)
+                return self._play(round_id, count, stop_when_out, at_table, seats)
             except RoundMoved:
                 # Another process played it first: play on from where it left the round, this
                 # time holding its row, so that this play cannot lose again.
                 with self.store.round_locked(round_id):
-                    return self._play(round_id, count, stop_when_out, at_table)
+                    return self._play(round_id, count, stop_when_out, at_table, seats)
 
     def _play(
-        self, round_id: str, count: int, stop_when_out: bool, at_table: str | None
+        self,
+        round_id: str,
+        count: int,
+        stop_when_out: bool,
+        at_table: str | None,
+        seats: tuple[Seat, ...] | None,
     ) -> tuple[dict[str, Any], list[Battle]]:
         live, time_up = self.loader.current(round_id, look=False)
         if time_up:
@@ -419,6 +422,8 @@ class Rounds:
         round_ = live.round
         refuse_if_over(round_id, round_)
         refuse_off_table(round_id, live, at_table)
+        if seats is not None:
+            live.seats = seats  # the table's, as its battles are played
         was_out = list(round_.out_at)
         watched = live.people_in() if stop_when_out else ()
         battles = list(play_on(round_, count, watched))
@@ -452,15 +457,6 @@ class Rounds:
             except RoundMoved:
                 raise moved_meanwhile(round_id) from None  # its battles were never answered
             return bytes(body)
-
-    def reseat(self, round_id: str, seats: tuple[Seat, ...]) -> dict[str, Any]:
-        """Sit `seats` (names filled in, one a player) at the round's table, stored at once;
-        returns the round in the API's shape. The rules and the cards do not change."""
-        with self.memory.locked(round_id, wait=True):
-            live, _ = self.loader.current(round_id)
-            self.store.set_seats(round_id, seats)
-            live.seats = seats
-            return self.loader.view(round_id, live)
 
     def chance(self, round_id: str) -> dict[str, Any]:
         """Each seat's chance to win the round from where it stands (a certainty once it is

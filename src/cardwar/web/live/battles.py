@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from functools import partial
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
@@ -15,7 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from cardwar.rules import Rules
 from cardwar.web.game.matches import Matches
 from cardwar.web.game.rounds import Rounds
-from cardwar.web.game.seats import Seat
+from cardwar.web.game.seats import Seat, seats_json
 from cardwar.web.live.presence import Presence
 from cardwar.web.live.room import Room
 from cardwar.web.live.table import RoundView, four_seats
@@ -34,7 +35,6 @@ class Battles:
 
     def __init__(self, room: Room, rounds: Rounds, matches: Matches, settings: Settings) -> None:
         self.room, self.rounds, self.matches, self.settings = room, rounds, matches, settings
-        room.on_lock.append(self.seated_since)
 
     async def round(self, presence: Presence) -> dict[str, Any]:
         """The table's round as it stands. Call it with the table locked. A round in memory as
@@ -69,17 +69,16 @@ class Battles:
         """Play `count` battles (None: to the round's end), commit them, then tell every socket
         (at the host's `speed`, when the host played them). Call it with the table locked."""
         row = presence.table.row
+        play = partial(self.rounds.play, row.round_id, at_table=row.code, seats=row.round_seats())
         battles: list[dict[str, Any]] = []
         played = 0
         while True:
             asked = TO_END if count is None else count - played
             result = None
             if asked <= self.settings.inline_battles:  # a flip's battle: played as a click is
-                result = self.rounds.play(row.round_id, asked, wait=False, at_table=row.code)
+                result = play(asked, wait=False)
             if result is None:
-                result = await run_in_threadpool(
-                    self.rounds.play, row.round_id, asked, at_table=row.code
-                )
+                result = await run_in_threadpool(play, asked)
             assert result is not None
             shown, records = result
             self._note_round(presence)
@@ -137,16 +136,12 @@ class Battles:
         length = row.best_of if best_of is None else best_of
         return self.deal_first(row.host, chosen, length, four_seats(seats), row.code)
 
-    async def reseat(self, row: TableRow) -> None:
-        """Sit the table's seats at its round (after a seat changed)."""
-        await run_in_threadpool(self.rounds.reseat, row.round_id, row.round_seats())
-
     async def shown(self, presence: Presence, event: str | None = None) -> Shown:
         """The whole table, as a device shows it when it (re)joins."""
         table = presence.table
         row = table.row
-        self.seated_since(presence)
         shown, last = await run_in_threadpool(self._round_and_last, row.round_id)
+        shown["seats"] = seats_json(row.round_seats())  # the table's now, before a battle
         match = None
         if row.match_id is not None:
             match = _without_ids(await run_in_threadpool(self.matches.get, row.match_id))
@@ -175,16 +170,6 @@ class Battles:
         live = self.rounds.memory.get(round_id)
         last = None if live is None or live.round.last_battle is None else live.round.last_battle
         return shown, None if last is None else last.to_dict()
-
-    def seated_since(self, presence: Presence) -> None:
-        """Let go of the table's round in memory if its seats are not the table's: another
-        process has seated someone since it was read (their battles and clock unchanged, so
-        nothing else would say so), and it is read again, seats and all. As the table is
-        locked, or shown: the table's row is the newest there is then."""
-        row = presence.table.row
-        live = self.rounds.memory.get(row.round_id)
-        if live is not None and live.seats != row.round_seats():
-            self.rounds.memory.forget(row.round_id)
 
     def _note_round(self, presence: Presence) -> None:
         """Keep in the presence where the table's round stands in the database now, as this

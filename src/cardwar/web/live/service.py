@@ -105,7 +105,6 @@ class LiveTables:
             round_id, match_id, None, now, now,
         )  # fmt: skip
         await run_in_threadpool(self.store.live.insert_table, row)
-        await self.battles.reseat(row)
         self.room.tables[code] = Presence(Table(row))
         return row
 
@@ -127,7 +126,6 @@ class LiveTables:
             else:
                 table, event = presence.table.sit(player, seat, name)
             await self.room.save(presence, table)
-            await self.battles.reseat(table.row)
             self.room.tell(presence, event)
         return Who(player, seat)
 
@@ -171,7 +169,6 @@ class LiveTables:
         async with self.room.locked(presence):
             table, left = presence.table.stand_up(who)
             await self.room.save(presence, table)
-            await self.battles.reseat(table.row)
             self.room.tell(presence, left)
 
     async def give(self, code: str, who: Who, seat: int) -> None:
@@ -186,7 +183,6 @@ class LiveTables:
                 after_s=self.settings.live_give_after_s, present=present,
             )  # fmt: skip
             await self.room.save(presence, table)
-            await self.battles.reseat(table.row)
             self.room.tell(presence, given)
             if given.play:
                 await self.battles.play(presence, 1, by="flips")
@@ -217,7 +213,6 @@ class LiveTables:
                 best_of=choice.best_of,
             )  # fmt: skip
             await self.room.save(presence, dealt)
-            await self.battles.reseat(presence.table.row)
             self.room.tell(presence, await self.battles.shown(presence, "dealt"))
 
     async def again(self, code: str, who: Who) -> None:

@@ -11,13 +11,11 @@ from cardwar.web.game.seats import Seat, seats_from_json
 
 
 class RoundState(NamedTuple):
-    """How far a stored round is, and who sits at it (`Store.round_state`)."""
+    """How far a stored round is (`Store.round_state`)."""
 
     battles: int
     time_up: int
     """1 once its clock ran out."""
-    seats: tuple[Seat, ...] | None
-    """As in `RoundRow`: None in a row from before seats."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from cardwar import persist
 from cardwar.engine import Round
-from cardwar.web.game.seats import Seat, seats_from_json, seats_json
+from cardwar.web.game.seats import Seat, seats_json
 from cardwar.web.store.database import Database
 from cardwar.web.store.engines import Where
 from cardwar.web.store.live import LiveTableRows
@@ -125,18 +125,23 @@ class Store:
         people: Sequence[tuple[str, str]] = (),
         match: MatchUpdate | None = None,
         since: tuple[int, int] | None = None,
+        seats: tuple[Seat, ...] | None = None,
     ) -> None:
         """Record the battles played since, the clock, the outcome once there is one, and where
         the round stands; `score` ("won", "lost" or "drawn") is added to the player's
         scoreboard, each (name, score) of `people` to that name's tally, and `match` to the
         round's match, in the same transaction. With `since` (the battles and clock, 0 or 1,
         the row had when this process last read or wrote it), the row is written only if it
-        still has them; else RoundMoved, and nothing is written."""
+        still has them; else RoundMoved, and nothing is written. With `seats`, who sits at the
+        round's table (a live table's, at these battles) is written in the same UPDATE."""
         outcome = round_.outcome
         now = time.time()
         snapshot = json.dumps(persist.snapshot(round_))
         condition, expected = (
             ("", ()) if since is None else (" AND battles = ? AND time_up = ?", since)
+        )
+        seated, sat = (
+            ("", ()) if seats is None else (" seats = ?,", (json.dumps(seats_json(seats)),))
         )
         alone = score is None and not people and match is None
         # A click's usual write is its one UPDATE, atomic on its own: no BEGIN and COMMIT around
@@ -146,7 +151,7 @@ class Store:
             written = self.db.execute(
                 "UPDATE rounds SET battles = ?, time_up = ?, winner = ?, reason = ?,"
                 " updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END,"
-                f" snapshot = ? WHERE id = ?{condition}",
+                f"{seated} snapshot = ? WHERE id = ?{condition}",
                 (
                     round_.battles,
                     int(round_.time_up),
@@ -154,6 +159,7 @@ class Store:
                     None if outcome is None else outcome.reason.value,
                     now - TOUCH_S,
                     now,
+                    *sat,
                     snapshot,
                     round_id,
                     *expected,
@@ -174,15 +180,6 @@ class Store:
                     column = "matches_won" if match.winner == 0 else "matches_lost"
                     self.players.count_for_player(column, "matches", match.id, now)
 
-    def set_seats(self, round_id: str, seats: tuple[Seat, ...]) -> None:
-        """Who sits at the round's table now (a live table's person sat down, or a seat went
-        to the computer), names filled in."""
-        with self.db.lock:
-            self.db.execute(
-                "UPDATE rounds SET seats = ? WHERE id = ?",
-                (json.dumps(seats_json(seats)), round_id),
-            )
-
     @contextmanager
     def round_locked(self, round_id: str) -> Iterator[None]:
         """Hold the round's row against every other process until the block ends: what the
@@ -192,20 +189,18 @@ class Store:
             yield
 
     def round_state(self, round_id: str) -> RoundState | None:
-        """How far the stored round is, and who sits at it: its battles, its clock (1 once it
-        ran out) and its seats; None if there is no such round. One look by its key, to see
-        whether a round held in memory is still the stored one: another process may have
-        played it, or seated someone at its table (which leaves battles and clock as they
-        were)."""
+        """How far the stored round is: its battles and its clock (1 once it ran out); None if
+        there is no such round. One look by its key, to see whether a round held in memory is
+        still the stored one: another process may have played it (who sits at a live table's
+        round changes only with its battles, in the same write)."""
         with self.db.lock:
             row = self.db.execute(
-                "SELECT battles, time_up, seats FROM rounds WHERE id = ?", (round_id,)
+                "SELECT battles, time_up FROM rounds WHERE id = ?", (round_id,)
             ).fetchone()
         if row is None:
             return None
-        battles, time_up, seats = row
-        shown = None if seats is None else seats_from_json(json.loads(seats))
-        return RoundState(int(battles), int(time_up), shown)
+        battles, time_up = row
+        return RoundState(int(battles), int(time_up))
 
     def get(self, round_id: str) -> RoundRow | None:
         """The stored round with this id, or None."""
