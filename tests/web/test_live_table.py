@@ -73,7 +73,7 @@ def test_a_person_sits_at_a_free_seat_and_is_told_back_what_happened() -> None:
     table, event = table_of("person").sit("mia", 1, "  Mia ")
     assert event == Seated(1, "Mia")
     assert table.seats[1] == TableSeat("person", "Mia", "mia")
-    assert table.seat_of("mia") == 1
+    assert table.row.seat_of("mia") == 1
 
 
 def test_every_refusal_to_sit_names_its_cause_and_changes_nothing() -> None:
@@ -175,7 +175,7 @@ def test_the_host_gives_a_free_seat_at_once_and_an_away_one_after_a_while() -> N
     assert soon.value.retry_after == 70
     given, event = away.give(HOST, 1, round_, now=220, after_s=120, present=False)
     assert event.seat == 1 and given.seats[1].kind == "computer"
-    assert given.seats[1].holder is None and given.away_since == {}
+    assert given.seats[1].holder is None and given.here.away_since == {}
 
 
 def test_a_seat_given_away_comes_back_to_its_person_alone() -> None:
@@ -187,13 +187,17 @@ def test_a_seat_given_away_comes_back_to_its_person_alone() -> None:
         table.reclaim("bo", 1)
     with pytest.raises(NotYours):
         table.reclaim("mia", 0)
-    assert (table.given_from("mia"), table.given_from("bo"), table.given_from(None)) == (
+    assert (
+        table.row.given_from("mia"),
+        table.row.given_from("bo"),
+        table.row.given_from(None),
+    ) == (
         1,
         None,
         None,
     )
     back, event = table.reclaim("mia", 1)
-    assert event == Reclaimed(1, "Mia") and back.given_from("mia") is None
+    assert event == Reclaimed(1, "Mia") and back.row.given_from("mia") is None
     assert back.seats[1] == TableSeat("person", "Mia", "mia")
     assert back.waiting(fresh(2)) == (0, 1)
 
@@ -262,9 +266,9 @@ def test_the_next_round_and_many_battles_are_the_hosts_alone() -> None:
 def test_rules_fit_a_table_only_for_as_many_players_as_it_has_seats() -> None:
     """The host's new rules keep the table's seats: rules for another number are refused."""
     table = table_of("person", "computer")
-    table.fits(3)
+    table.can_deal(HOST, RoundView(9, (52, 0, 0), True), players=3)
     with pytest.raises(BadRules, match="this table has 3 seats"):
-        table.fits(2)
+        table.can_deal(HOST, RoundView(9, (52, 0, 0), True), players=2)
 
 
 def test_anyone_at_the_table_asks_for_another_round_once_it_is_over() -> None:
@@ -341,7 +345,7 @@ class Tables(RuleBasedStateMachine):
 
     @rule(browser=st.sampled_from((*BROWSERS, HOST_ID, None)), battle=st.integers(0, 3) | st.none())
     def flip(self, browser: str | None, battle: int | None) -> None:
-        who = Who(browser, self.table.seat_of(browser))
+        who = Who(browser, self.table.row.seat_of(browser))
         number = None if battle is None else self.round.battles + battle
         before = self.table
         self.apply(lambda: self.table.flip(who, number, self.round, now=self.now))
@@ -350,7 +354,7 @@ class Tables(RuleBasedStateMachine):
 
     @rule(browser=st.sampled_from(BROWSERS))
     def stand_up(self, browser: str) -> None:
-        self.apply(lambda: self.table.stand_up(Who(browser, self.table.seat_of(browser))))
+        self.apply(lambda: self.table.stand_up(Who(browser, self.table.row.seat_of(browser))))
 
     @rule(seat=st.integers(0, 3), present=st.booleans())
     def give(self, seat: int, present: bool) -> None:
@@ -421,7 +425,7 @@ class Tables(RuleBasedStateMachine):
 
     @invariant()
     def only_held_seats_are_away(self) -> None:
-        for seat in self.table.away_since:
+        for seat in self.table.here.away_since:
             assert self.table.seats[seat].holder is not None
 
 

@@ -153,7 +153,7 @@ class Battles:
                 "kind": seat.kind,
                 "name": seat.name,
                 "taken": seat.holder is not None,
-                "away": index in table.away_since,
+                "away": index in table.here.away_since,
             }
             for index, seat in enumerate(row.seats)
         ]

@@ -149,7 +149,7 @@ class Doors:
                 continue
             for seat, taken in enumerate(table.seats):
                 counted = sum(presence.sockets.get(seat, {}).values()) + mine[seat]
-                if taken.holder is not None and seat not in table.away_since and not counted:
+                if taken.holder is not None and seat not in table.here.away_since and not counted:
                     empty.add((code, seat))
         for key in set(self.empty_since) - empty:
             del self.empty_since[key]  # a socket opened, or the seat is away or free now

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from cardwar.web.errors import BrokerDown
 from cardwar.web.live.hub import Hub
-from cardwar.web.live.table import Table
+from cardwar.web.live.table import Attendance, Table
 from cardwar.web.live.wire import Said
 from cardwar.web.store.live import TableRow
 
@@ -340,10 +340,10 @@ def _state(presence: Presence) -> dict[str, Any]:
     return {
         "saved": presence.saved,
         "sockets": {str(seat): counts for seat, counts in presence.sockets.items() if counts},
-        "away": {str(seat): since for seat, since in table.away_since.items()},
+        "away": {str(seat): since for seat, since in table.here.away_since.items()},
         "flipped": sorted(table.flipped),
         "deadline": table.deadline,
-        "reacted": {str(seat): when for seat, when in table.reacted.items()},
+        "reacted": {str(seat): when for seat, when in table.here.reacted.items()},
         "asked": sorted(table.asked),
     }
 
@@ -363,9 +363,11 @@ async def _apply(presence: Presence, kept: bytes | str | None, reload: Reload) -
     presence.sockets = {int(seat): counts for seat, counts in state["sockets"].items()}
     presence.table = replace(
         presence.table,
-        away_since={int(seat): since for seat, since in state["away"].items()},
+        here=Attendance(
+            away_since={int(seat): since for seat, since in state["away"].items()},
+            reacted={int(seat): when for seat, when in state["reacted"].items()},
+        ),
         flipped=frozenset(state["flipped"]),
         deadline=state["deadline"],
-        reacted={int(seat): when for seat, when in state["reacted"].items()},
         asked=frozenset(state.get("asked", ())),
     )

@@ -201,9 +201,8 @@ class LiveTables:
                 raise BadRules(f"rules: {error}") from None
         async with self.room.locked(presence):
             view = await self.battles.view(presence)
-            presence.table.can_deal(who, view, abandon=choice.abandon)
-            if rules is not None:
-                presence.table.fits(rules.players)
+            players = None if rules is None else rules.players
+            presence.table.can_deal(who, view, abandon=choice.abandon, players=players)
             round_id, match_id = await run_in_threadpool(
                 partial(self.battles.deal_next, presence.table.row, rules=rules,
                         best_of=choice.best_of, fresh=not view.over)
@@ -263,7 +262,7 @@ class LiveTables:
 
     def who(self, table: Table, player: str | None) -> Who:
         """Who the browser `player` is at `table`: at the seat it holds, or a watcher."""
-        seat = table.seat_of(player)
+        seat = table.row.seat_of(player)
         return Who(player if seat is not None else None, seat)
 
     async def tick(self) -> None:

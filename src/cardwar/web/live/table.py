@@ -194,6 +194,62 @@ Event = (
 """Everything a table's method may say happened."""
 
 
+# -- who is here ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Attendance:
+    """Who is at a live table, beyond who holds its seats (`Table.here`): since when each away
+    seat's person has had no socket open, and when each seat last reacted; and what follows
+    from them (a reaction too soon, a seat that may go to the computer)."""
+
+    away_since: Mapping[int, float] = field(default_factory=dict)
+    """Since when each away seat's person has had no socket open (never changed in place)."""
+    reacted: Mapping[int, float] = field(default_factory=dict)
+    """When each seat last reacted."""
+
+    def react(self, seat: int, emoji: str, *, now: float) -> tuple[Attendance, Reacted]:
+        """A reaction from `seat`, shown on it; at most one each `REACT_EVERY_S`."""
+        if emoji not in REACTIONS:
+            raise BadEmoji(f"emoji: must be one of {' '.join(REACTIONS)}")
+        since = now - self.reacted.get(seat, float("-inf"))
+        if since < REACT_EVERY_S:
+            raise TooSoon("One reaction a second, please.", REACT_EVERY_S - since)
+        return replace(self, reacted={**self.reacted, seat: now}), Reacted(seat, emoji)
+
+    def went(self, seat: int, *, now: float) -> tuple[Attendance, Away | None]:
+        """The person at `seat` has no socket open any more: away from `now` (None: already)."""
+        if seat in self.away_since:
+            return self, None
+        return replace(self, away_since={**self.away_since, seat: now}), Away(seat)
+
+    def came(self, seat: int) -> tuple[Attendance, Back | None]:
+        """A socket opened at `seat`: its person is back (None: they were not away)."""
+        if seat not in self.away_since:
+            return self, None
+        return self.without(seat), Back(seat)
+
+    def may_give(self, seat: int, name: str, *, now: float, after_s: float, present: bool) -> None:
+        """PersonAtTable or TooSoon unless the seat `name` holds may go to the computer: its
+        person has been away `after_s` seconds (`present`: they have a socket open)."""
+        away = self.away_since.get(seat)
+        if present or away is None:
+            raise PersonAtTable(f"seat: {name} is at the table")
+        left = after_s - (now - away)
+        if left > 0:
+            raise TooSoon(
+                f"seat: {name} may be back soon; the seat can go to the computer in "
+                f"{int(left) + 1} s",
+                left,
+            )
+
+    def without(self, seat: int) -> Attendance:
+        """Whoever was at `seat` is neither away nor reacting any more."""
+        away = {other: since for other, since in self.away_since.items() if other != seat}
+        reacted = {other: when for other, when in self.reacted.items() if other != seat}
+        return Attendance(away, reacted)
+
+
 # -- the table -----------------------------------------------------------------------------------
 
 
@@ -206,10 +262,8 @@ class Table:
     """The seats that have flipped for the next battle."""
     deadline: float | None = None
     """When the turn clock runs out (None: it is not running)."""
-    away_since: Mapping[int, float] = field(default_factory=dict)
-    """Since when each away seat's person has had no socket open (never changed in place)."""
-    reacted: Mapping[int, float] = field(default_factory=dict)
-    """When each seat last reacted."""
+    here: Attendance = field(default_factory=Attendance)
+    """Who is away and since when, and when each seat last reacted."""
     asked: frozenset[int] = frozenset()
     """The seats whose people asked for another round since the last one ended."""
 
@@ -229,31 +283,6 @@ class Table:
     def is_closed(self) -> bool:
         """True once the table has closed."""
         return self.row.closed is not None
-
-    def seat_of(self, player: str | None) -> int | None:
-        """The seat the browser `player` holds here (None: none)."""
-        if player is None:
-            return None
-        for index, seat in enumerate(self.seats):
-            if seat.holder == player:
-                return index
-        return None
-
-    def given_from(self, player: str | None) -> int | None:
-        """The seat that went to the computer from the browser `player`, which it may take
-        back (`reclaim`); None when none did."""
-        for index, seat in enumerate(self.seats):
-            if player is not None and seat.gave_up is not None and seat.gave_up[0] == player:
-                return index
-        return None
-
-    def fits(self, players: int) -> None:
-        """BadRules unless rules for `players` can be dealt at this table: one for each seat."""
-        if players != len(self.seats):
-            raise BadRules(
-                f"rules.players: this table has {len(self.seats)} seats, so its rounds are for "
-                f"{len(self.seats)} players, not {players}"
-            )
 
     def holds(self, who: Who) -> int:
         """The seat `who` asks from, which they still hold; NotSeated otherwise."""
@@ -294,7 +323,7 @@ class Table:
         the seat it holds a new name)."""
         self.open()
         self._seat_number(seat)
-        held = self.seat_of(player)
+        held = self.row.seat_of(player)
         if held is not None and held != seat:
             raise SeatedElsewhere(f"seat: you already sit at seat {held} of this table")
         wanted = self.seats[seat]
@@ -328,19 +357,8 @@ class Table:
         if seat == HOST or given.kind != "person":
             raise ComputersSeat(f"seat: seat {seat} is not another person's seat")
         if given.holder is not None:
-            away = self.away_since.get(seat)
-            if present or away is None:
-                raise PersonAtTable(f"seat: {given.name} is at the table")
-            left = after_s - (now - away)
-            if left > 0:
-                raise TooSoon(
-                    f"seat: {given.name} may be back soon; the seat can go to the computer "
-                    f"in {int(left) + 1} s",
-                    left,
-                )
-        name = default_name(seat, "computer", len(self.seats))
-        if any(other.name.casefold() == name.casefold() for other in self.seats):
-            name = f"{name} ({given.name})"[:20]
+            self.here.may_give(seat, given.name, now=now, after_s=after_s, present=present)
+        name = computer_name(self.row, seat)
         gave_up = None if given.holder is None else (given.holder, given.name)
         table = self._with_seat(seat, TableSeat("computer", name, gave_up=gave_up))
         table = replace(table, flipped=table.flipped - {seat})
@@ -355,7 +373,7 @@ class Table:
         given = self.seats[seat]
         if given.kind != "computer" or given.gave_up is None or given.gave_up[0] != player:
             raise NotYours(f"seat: seat {seat} was not yours when it went to the computer")
-        held = self.seat_of(player)
+        held = self.row.seat_of(player)
         if held is not None:
             raise SeatedElsewhere(f"seat: you already sit at seat {held} of this table")
         name = given.gave_up[1]
@@ -405,13 +423,18 @@ class Table:
         """The table once battles were played: no flips, no clock, for the next battle."""
         return replace(self, flipped=frozenset(), deadline=None)
 
-    def can_deal(self, who: Who, round_: RoundView, *, abandon: bool = False) -> None:
+    def can_deal(
+        self, who: Who, round_: RoundView, *, abandon: bool = False, players: int | None = None
+    ) -> None:
         """NotHost, RoundInPlay or TableClosed unless `who` may deal the next round now (with
-        `abandon`, even while a round is played: it is left unfinished)."""
+        `abandon`, even while a round is played: it is left unfinished); BadRules for rules
+        of `players` other than one for each seat."""
         self.open()
         self.host_only(who, "deals the next round")
         if not round_.over and not abandon:
             raise RoundInPlay("The round is still being played: finish it first.")
+        if players not in (None, len(self.seats)):
+            raise BadRules(f"rules.players: this table has {len(self.seats)} seats, not {players}")
 
     def dealt(
         self,
@@ -445,29 +468,23 @@ class Table:
     # -- who is here --------------------------------------------------------------------------
 
     def react(self, who: Who, emoji: str, *, now: float) -> tuple[Table, Reacted]:
-        """A person's reaction, shown on their seat; at most one each `REACT_EVERY_S`."""
-        if emoji not in REACTIONS:
-            raise BadEmoji(f"emoji: must be one of {' '.join(REACTIONS)}")
+        """A person's reaction, shown on their seat (`Attendance.react`)."""
         self.open()
-        seat = self.holds(who)
-        since = now - self.reacted.get(seat, float("-inf"))
-        if since < REACT_EVERY_S:
-            raise TooSoon("One reaction a second, please.", REACT_EVERY_S - since)
-        return replace(self, reacted={**self.reacted, seat: now}), Reacted(seat, emoji)
+        here, reacted = self.here.react(self.holds(who), emoji, now=now)
+        return replace(self, here=here), reacted
 
     def went(self, seat: int, *, now: float) -> tuple[Table, Away | None]:
         """The person at `seat` has no socket open any more: away from `now` (None: they were
         away already, or no one holds the seat, or the table has closed)."""
-        if self.is_closed or self.seats[seat].holder is None or seat in self.away_since:
+        if self.is_closed or self.seats[seat].holder is None:
             return self, None
-        return replace(self, away_since={**self.away_since, seat: now}), Away(seat)
+        here, away = self.here.went(seat, now=now)
+        return replace(self, here=here), away
 
     def came(self, seat: int) -> tuple[Table, Back | None]:
         """A socket opened at `seat`: its person is back (None: they were not away)."""
-        if seat not in self.away_since:
-            return self, None
-        away = {other: since for other, since in self.away_since.items() if other != seat}
-        return replace(self, away_since=away), Back(seat)
+        here, back = self.here.came(seat)
+        return replace(self, here=here), back
 
     def close(self, reason: str) -> tuple[Table, Closed]:
         """Close the table (`reason`: "host" or "idle"); TableClosed if it has closed."""
@@ -483,11 +500,19 @@ class Table:
     def _with_seat(self, index: int, seat: TableSeat) -> Table:
         """The table with seat `index` replaced; whoever had it, if another, is neither away
         nor reacting any more."""
+        row = self.row.with_seat(index, seat)
         if seat.holder is not None and seat.holder == self.seats[index].holder:
-            return replace(self, row=self.row.with_seat(index, seat))
-        away = {other: since for other, since in self.away_since.items() if other != index}
-        reacted = {other: when for other, when in self.reacted.items() if other != index}
-        return replace(self, row=self.row.with_seat(index, seat), away_since=away, reacted=reacted)
+            return replace(self, row=row)
+        return replace(self, row=row, here=self.here.without(index))
+
+
+def computer_name(row: TableRow, seat: int) -> str:
+    """The name of the computer given `seat`: "Computer 2", or with the person's name after it
+    when another seat has that name already."""
+    name = default_name(seat, "computer", len(row.seats))
+    if any(other.name.casefold() == name.casefold() for other in row.seats):
+        name = f"{name} ({row.seats[seat].name})"[:20]
+    return name
 
 
 def checked_name(row: TableRow, seat: int, name: str) -> str:

@@ -19,7 +19,6 @@ from cardwar.web.deps import (
     write,
 )
 from cardwar.web.game.seats import Seat, seats_json
-from cardwar.web.live.table import Table
 from cardwar.web.routing import body_route, errors
 from cardwar.web.schemas import ChooseHouseRules, HouseRulesOut, MeOut, seat_values
 
@@ -64,7 +63,7 @@ def me_content(server: Services, player: str) -> dict[str, Any]:
                 "code": table.code,
                 "host": table.host == player,
                 "names": [seat.name for seat in table.seats],
-                "given": Table(table).given_from(player),
+                "given": table.given_from(player),
             }
             for table in server.players.tables(player)
         ],

@@ -79,7 +79,7 @@ async def look(code: str, request: Request) -> JSONResponse:
     seated = live.who(table, who.id)
     content = {
         "invite": links(request, server, code, table.row.watch),
-        "you": {"seat": seated.seat, "host": seated.host, "given": table.given_from(who.id)},
+        "you": {"seat": seated.seat, "host": seated.host, "given": table.row.given_from(who.id)},
         "table": wire.body(await live.shown(code)),
     }
     return server.reply(content, who)

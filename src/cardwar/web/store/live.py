@@ -63,6 +63,19 @@ class TableRow:
         seats[index] = seat
         return replace(self, seats=tuple(seats))
 
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat the browser `player` holds here (None: none)."""
+        found = (index for index, seat in enumerate(self.seats) if seat.holder == player)
+        return None if player is None else next(found, None)
+
+    def given_from(self, player: str | None) -> int | None:
+        """The seat that went to the computer from the browser `player`, which it may take
+        back; None when none did."""
+        found = (
+            i for i, seat in enumerate(self.seats) if seat.gave_up and seat.gave_up[0] == player
+        )
+        return None if player is None else next(found, None)
+
     def round_seats(self) -> tuple[Seat, ...]:
         """The seats of the table's round: each seat's kind and name (whoever holds it aside).
         The round's are always these: whoever changes the table's seats reseats its round."""
