@@ -404,6 +404,22 @@ class Tables(RuleBasedStateMachine):
         self.table = self.table.dealt(f"r{self.round.battles}", None)
         self.round = fresh(4)
 
+    @rule(browser=st.sampled_from(BROWSERS))
+    def asks_for_another_round(self, browser: str) -> None:
+        self.apply(
+            lambda: self.table.ask_again(Who(browser, self.table.row.seat_of(browser)), self.round)
+        )
+
+    @rule(players=st.sampled_from([None, 2, 4]))
+    def the_host_deals_new_rules_at_once(self, players: int | None) -> None:
+        """House rules at the table: the round in play left unfinished, for as many seats."""
+        before = self.table
+        self.apply(lambda: self.table.can_deal(HOST, self.round, abandon=True, players=players))
+        if self.table is not before or self.table.is_closed or players == 2:
+            return
+        self.table = self.table.dealt(f"r{self.round.battles}-new", None, rules={"players": 4})
+        self.round = fresh(4)
+
     @precondition(lambda self: not self.table.is_closed)
     @rule(reason=st.sampled_from(["host", "idle"]))
     def close(self, reason: str) -> None:
@@ -422,6 +438,13 @@ class Tables(RuleBasedStateMachine):
             assert self.table.seats[seat].kind == "person"
         if self.table.flipped and not self.table.is_closed:
             assert self.table.waiting(self.round) != () or self.round.over
+
+    @invariant()
+    def only_people_at_the_table_ask_and_only_once_a_round_is_over(self) -> None:
+        for seat in self.table.asked:
+            assert self.table.seats[seat].holder is not None
+        if not self.round.over:
+            assert self.table.asked == frozenset()
 
     @invariant()
     def only_held_seats_are_away(self) -> None:

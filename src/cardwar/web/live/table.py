@@ -499,11 +499,11 @@ class Table:
 
     def _with_seat(self, index: int, seat: TableSeat) -> Table:
         """The table with seat `index` replaced; whoever had it, if another, is neither away
-        nor reacting any more."""
+        nor reacting nor asking any more."""
         row = self.row.with_seat(index, seat)
         if seat.holder is not None and seat.holder == self.seats[index].holder:
             return replace(self, row=row)
-        return replace(self, row=row, here=self.here.without(index))
+        return replace(self, row=row, here=self.here.without(index), asked=self.asked - {index})
 
 
 def computer_name(row: TableRow, seat: int) -> str:
