@@ -258,11 +258,11 @@ def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
 
 def quick_pings(page: Page, retry_ms: int = 300) -> None:
     """Make the page ping every 0.3 s, give up on a socket silent for 1 s, and try again after
-    `retry_ms` (live.js's `ping` and `retry`, in the very module the page runs)."""
+    `retry_ms` (live-socket.js's `ping` and `retry`, in the very module the page runs)."""
     page.evaluate(
         """async (retryMs) => {
             const app = document.querySelector('script[type="module"]').src;
-            const { ping, retry } = await import(new URL("live.js", app).href);
+            const { ping, retry } = await import(new URL("live-socket.js", app).href);
             Object.assign(ping, { everyMs: 300, answerMs: 1000 });
             Object.assign(retry, { firstMs: retryMs, mostMs: retryMs });
         }""",

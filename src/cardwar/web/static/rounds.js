@@ -4,7 +4,7 @@ import { act, landHeld, skipAnimation, stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { checkChoices } from "./house.js";
-import { joinLive, liveNext } from "./live.js";
+import { joinLive, liveNext } from "./live-asks.js";
 import { learnSeats, seatLabels } from "./seats.js";
 import { readShared } from "./share.js";
 import { sound } from "./sound.js";
