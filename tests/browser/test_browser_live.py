@@ -66,9 +66,14 @@ def device(
     server: LiveServer,
     kind: dict[str, Any],
     route: Callable[..., Any] | None = None,
+    motion: str = "reduce",
+    init_script: str | None = None,
 ) -> tuple[Page, Watch]:
-    """A new browser context (another device, its own cookie) on a blank page of the server."""
-    context = browser.new_context(**kind, reduced_motion="reduce")  # type: ignore[arg-type]  # Playwright's options are typed per keyword
+    """A new browser context (another device, its own cookie) on a blank page of the server;
+    its cards move unless `motion` is "reduce", and `init_script` runs before the page's own."""
+    context = browser.new_context(**kind, reduced_motion=motion)  # type: ignore[arg-type]  # Playwright's options are typed per keyword
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     watch = Watch(page)
     if route is not None:
@@ -452,6 +457,67 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
         expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
         caption(page).to_contain_text("Round 2 of the best of 3")
     audit(ann)
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
+
+
+# When each reaction reached the page (performance.now() as its socket message came, and whether
+# cards were moving then) and when one was on screen (the frame after its seat showed it): the
+# page's socket is wrapped so that this listener hears a message before the page's own does.
+TIMED_REACTIONS = """
+window.reactionTimes = { arrived: [], shown: [] };
+const PageSocket = window.WebSocket;
+window.WebSocket = class extends PageSocket {
+    constructor(...args) {
+        super(...args);
+        this.addEventListener("message", (event) => {
+            if (!event.data.includes('"reaction"')) return;
+            const moving = document.getElementById("table").getAttribute("aria-busy") === "true";
+            reactionTimes.arrived.push({ at: performance.now(), moving });
+        });
+    }
+};
+new MutationObserver((changes) => {
+    const shown = (change) => change.target.matches(".reaction") && !change.target.hidden;
+    if (!changes.some(shown)) return;
+    requestAnimationFrame(() => reactionTimes.shown.push(performance.now()));
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
+"""
+# Every animation of the page 20 times slower from now on: a run of battles that keeps its cards
+# moving for many seconds, whatever the machine.
+SLOW_MOTION = """() => {
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (frames, options) {
+        const slow = typeof options === "number" ? options * 20
+            : { ...options, duration: options.duration * 20, delay: (options.delay ?? 0) * 20 };
+        return animate.call(this, frames, slow);
+    };
+}"""
+
+
+def test_a_reaction_is_on_screen_at_once_while_battles_play(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A reaction is never kept waiting behind a battle's animation: while the host's page shows
+    Play 10 battles, card by card, Mia's clap is on her seat there within 100 ms of coming."""
+    ann, ann_watch = device(
+        browser, shared_server, DESKTOP, motion="no-preference", init_script=TIMED_REACTIONS
+    )
+    ann.goto(shared_server.url + "/")
+    settle(ann)
+    link, _ = open_table(ann)
+    close_invite(ann)
+    mia, mia_watch = device(browser, shared_server, PHONE)
+    join(mia, link, "Mia")
+    caption(ann).to_contain_text("Mia sat down.")
+    settle(ann)
+    ann.evaluate(SLOW_MOTION)
+    button(ann, "Play 10 battles").click()
+    expect(ann.locator("#table")).to_have_attribute("aria-busy", "true")  # the cards move
+    mia.get_by_role("button", name="Clap").tap()
+    expect(ann.locator('.reaction[data-seat="1"]')).to_have_text("👏")
+    times = ann.evaluate("reactionTimes")
+    assert len(times["arrived"]) == 1 and times["arrived"][0]["moving"]  # came mid-battle
+    assert times["shown"] and times["shown"][0] - times["arrived"][0]["at"] < 100
     done(shared_server, (ann, ann_watch), (mia, mia_watch))
 
 
