@@ -6,6 +6,7 @@ clock is the one thing a test lets run, and it is the server's."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -328,7 +329,7 @@ def test_a_watcher_follows_the_table_and_a_full_table_offers_watching(
     sam, sam_watch = device(browser, shared_server, {**DESKTOP, "color_scheme": "dark"})
     sam.goto(watch_link)
     expect(sam.get_by_test_id("live-bar")).to_contain_text("Watching Ann's table")
-    expect(button(sam, "Turn cards")).to_be_disabled()
+    expect(button(sam, "Turn cards")).to_be_hidden()  # nothing of a watcher's to turn
     expect(sam.locator('.seat[data-seat="0"] .name')).to_have_text("Ann")
     turn(ann)
     caption(sam).to_have_text("Ann is ready. Waiting for Mia.")
@@ -458,6 +459,68 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
         caption(page).to_contain_text("Round 2 of the best of 3")
     audit(ann)
     done(shared_server, (ann, ann_watch), (mia, mia_watch))
+
+
+def test_each_device_shows_what_it_can_do_and_the_caption_keeps_the_battle_s_words(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A watcher has no Turn cards; a guest has no Speed, Pause on wars or statistics (of their
+    own house rules, not the table's); someone who loses touch shows so on their seat, with when
+    the clock will turn for them, and the caption keeps the last battle's words as they go and
+    come back."""
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    link, watch_link = open_table(ann, clock="30")
+    close_invite(ann)
+    cut = {"on": False}
+    through: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        if cut["on"]:
+            socket.close()
+            return
+        socket.connect_to_server()
+        through.append(socket)
+
+    mia, mia_watch = device(browser, shared_server, PHONE, route)
+    join(mia, link, "Mia")
+    sam, sam_watch = device(browser, shared_server, PHONE)
+    sam.goto(watch_link)
+    expect(sam.get_by_test_id("live-bar")).to_contain_text("Watching Ann's table")
+    expect(button(sam, "Turn cards")).to_be_hidden()
+    expect(button(mia, "Turn cards")).to_be_visible()
+    for page in (mia, sam):
+        expect(page.get_by_label("Speed")).to_be_hidden()
+        expect(page.get_by_label("Pause on wars")).to_be_hidden()
+        expect(page.get_by_role("heading", name="How do rounds go?")).to_be_hidden()
+    expect(ann.get_by_label("Speed")).to_be_visible()
+    expect(ann.get_by_label("Pause on wars")).to_be_visible()
+    expect(ann.get_by_role("heading", name="How do rounds go?")).to_be_visible()
+    audit(sam)
+
+    turn(ann)
+    caption(mia).to_contain_text("your turn")
+    turn(mia, touch=True)
+    expect(ann.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    settle(ann)
+    words = ann.get_by_test_id("message").inner_text()
+    status = ann.locator('.seat-status[data-seat="1"]')
+    cut["on"] = True
+    through[-1].close()
+    expect(status).to_have_text("Reconnecting…")
+    caption(ann).to_have_text(words)  # "Mia lost touch" is read out, not put in their place
+    cut["on"] = False
+    mia.evaluate("dispatchEvent(new Event('online'))")
+    expect(status).to_be_hidden()
+    caption(ann).to_have_text(words)  # nor "Mia is back"
+    cut["on"] = True
+    through[-1].close()
+    expect(status).to_have_text("Reconnecting…")
+    turn(ann)  # the clock runs for Mia now, away or not
+    expect(status).to_have_text(re.compile(r"^Reconnecting… · turns in [0-9]+ s$"))
+    caption(ann).to_have_text(
+        "Waiting for Mia… Mia lost touch: the clock turns for them until they are back."
+    )
+    done(shared_server, (ann, ann_watch), (mia, mia_watch), (sam, sam_watch))
 
 
 # When each reaction reached the page (performance.now() as its socket message came, and whether

@@ -18,6 +18,8 @@ const els = {
   leave: $("live-leave"),
   hostOnly: $("host-only"),
   reactions: $("reactions"),
+  autoplay: $("auto-speed").closest(".autoplay"),
+  stats: $("stats"),
   together: $("together-row"),
   table: $("table"),
 };
@@ -34,8 +36,12 @@ export function drawLive(shown) {
   els.hostOnly.hidden = !live || (live.host && live.you !== null);
   els.reactions.hidden = !live || live.you === null || live.link !== "open";
   document.body.classList.toggle("at-live-table", Boolean(live) || held.length > 0);
+  // Each device shows what it can use: only the host plays on, deals, sets a run's speed and
+  // pause, or asks how rounds of these rules go (a guest's own house rules are not the table's);
+  // a watcher turns no cards.
   const guest = Boolean(live) && !live.host;
-  for (const button of [controls.ten, controls.auto, controls.deal]) button.hidden = guest;
+  for (const part of [controls.ten, controls.auto, controls.deal, els.autoplay, els.stats]) part.hidden = guest;
+  controls.turn.hidden = Boolean(live) && live.you === null;
   els.board.setAttribute("aria-label", live ? "Your rounds at this table" : "Your rounds");
   drawReactions(live);
   if (!live) {
@@ -62,7 +68,6 @@ export function drawLive(shown) {
   const open = live.link === "open";
   const going = shown.ready && shown.outcome === null;
   controls.deal.disabled = guest || !open || going; // the next round, once this one is over
-  controls.turn.disabled ||= live.you === null;
   controls.again.hidden = guest;
   if (!open) for (const button of Object.values(controls)) button.setAttribute("aria-disabled", "true");
   // Turned already, or a watcher's: no pile here to turn.

@@ -102,7 +102,9 @@ export function seatStates(live, now) {
     if (!seat.taken) return { text: "Free seat", give: live.host };
     if (seat.away) {
       const since = live.awaySince[place] ?? now;
-      return { text: "Reconnecting…", give: live.host && now - since >= live.giveAfterMs };
+      // While the table waits for them, when the clock will turn their card.
+      const timed = left !== null && live.waiting.includes(place) && live.flipped.length > 0;
+      return { text: timed ? `Reconnecting… · turns in ${left} s` : "Reconnecting…", give: live.host && now - since >= live.giveAfterMs };
     }
     if (place === 0 && live.you !== null) { // your own: the clock, while it runs for you
       const timed = left !== null && live.waiting.includes(0) && live.flipped.length > 0;

@@ -171,9 +171,7 @@ function awayOrBack(message) {
   const live = state.live;
   const place = live.turn.local(message.seat);
   if (place === 0 && live.you !== null) return; // your own: the table you came back to says so
-  const words = awayWords(live.seats[place].name, message.type === "away");
-  dispatch({ type: "noted", note: words });
-  announce(words);
+  announce(awayWords(live.seats[place].name, message.type === "away"));
 }
 
 /** A reaction, on its seat at once (cards moving or not), for a moment. */
