@@ -3,7 +3,7 @@
 // (live-socket.js); what the table then says comes back through live.js.
 import { skipAnimation } from "./act.js";
 import { ApiError, api } from "./api.js";
-import { send, openSocket } from "./live-socket.js";
+import { openSocket, send } from "./live-socket.js";
 import { hostOnlyWords } from "./live-words.js";
 import { learnSeats } from "./seats.js";
 import { sound } from "./sound.js";

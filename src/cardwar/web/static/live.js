@@ -33,10 +33,11 @@ function report(error) {
   dispatch({ type: "failed", error: error.message });
 }
 
-/** A message of the table's: a reaction shown at once, anything else in its turn. */
+/** A message of the table's: a reaction shown at once (once the table's seats are known),
+ * anything else in its turn. */
 function hear(message) {
   if (!state.live) return;
-  if (message.type === "reaction") {
+  if (message.type === "reaction" && state.live.shown) {
     reacted(message);
     return;
   }
@@ -69,6 +70,9 @@ async function receive(message) {
     case "away":
     case "back":
       awayOrBack(message);
+      return;
+    case "reaction":
+      reacted(message);
       return;
     case "closed":
       closed(message.reason);

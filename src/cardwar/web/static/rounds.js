@@ -17,7 +17,7 @@ import { matchScore } from "./tell.js";
 export async function load() {
   const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
   const asked = new URL(window.location.href).searchParams;
-  if (asked.has("table") || asked.has("watch")) return joinLive(me, info, asked); // live.js
+  if (asked.has("table") || asked.has("watch")) return joinLive(me, info, asked); // live-asks.js
   sitDown(me, info);
   const shared = asked.get("deal");
   if (shared !== null) {
