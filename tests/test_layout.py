@@ -6,9 +6,11 @@ itself back through another."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "src" / "cardwar"
+STATIC = PACKAGE / "web" / "static"
 CORE = {"cards", "rules", "records", "engine", "loops", "persist", "story", "match", "text",
         "errors"}  # fmt: skip
 # What each part may import besides itself (the core, `cardwar` itself, is every part's base).
@@ -99,6 +101,43 @@ def test_no_module_imports_itself_back() -> None:
 def test_a_cycle_is_found() -> None:
     """The cycle check notices one."""
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a -> b -> c -> a"]
+
+
+# `import { a, b } from "./x.js";`, `import * as x from "./x.js";` and `import "./x.js";`, over
+# one line or several: the page's modules import one another by relative path only.
+ES_IMPORT = re.compile(r"^import\s+(?:[^;]*?\s+from\s+)?[\"']\./([\w-]+\.js)[\"']", re.MULTILINE)
+
+
+def page_imports(sources: dict[str, str]) -> dict[str, set[str]]:
+    """Each page module (by file name) and the page modules it imports, from their sources."""
+    return {name: set(ES_IMPORT.findall(source)) & set(sources) for name, source in sources.items()}
+
+
+def test_no_page_module_imports_itself_back() -> None:
+    """The page's ES modules import one another without a cycle: each can be read, and changed,
+    knowing only the modules below it."""
+    sources = {path.name: path.read_text() for path in sorted(STATIC.glob("*.js"))}
+    graph = page_imports(sources)
+    assert graph["app.js"] >= {"act.js", "live.js", "play.js"}  # the imports are read at all
+    assert cycles(graph) == []
+
+
+def test_a_cycle_among_page_modules_is_found() -> None:
+    """The page's import check reads each form of import, over several lines too, and notices
+    a cycle through them."""
+    sources = {
+        "a.js": 'import { b,\n  c } from "./b.js";\n// import "./d.js";',
+        "b.js": 'import * as c from "./c.js";',
+        "c.js": 'import "./a.js";\nimport { x } from "./elsewhere/x.js";',
+        "d.js": 'import { a } from "./a.js";',
+    }
+    assert page_imports(sources) == {
+        "a.js": {"b.js"},
+        "b.js": {"c.js"},
+        "c.js": {"a.js"},
+        "d.js": {"a.js"},
+    }
+    assert cycles(page_imports(sources)) == ["a.js -> b.js -> c.js -> a.js"]
 
 
 def feature(module: str) -> str:

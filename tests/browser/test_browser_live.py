@@ -6,6 +6,7 @@ clock is the one thing a test lets run, and it is the server's."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -66,9 +67,14 @@ def device(
     server: LiveServer,
     kind: dict[str, Any],
     route: Callable[..., Any] | None = None,
+    motion: str = "reduce",
+    init_script: str | None = None,
 ) -> tuple[Page, Watch]:
-    """A new browser context (another device, its own cookie) on a blank page of the server."""
-    context = browser.new_context(**kind, reduced_motion="reduce")  # type: ignore[arg-type]  # Playwright's options are typed per keyword
+    """A new browser context (another device, its own cookie) on a blank page of the server;
+    its cards move unless `motion` is "reduce", and `init_script` runs before the page's own."""
+    context = browser.new_context(**kind, reduced_motion=motion)  # type: ignore[arg-type]  # Playwright's options are typed per keyword
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     watch = Watch(page)
     if route is not None:
@@ -258,11 +264,11 @@ def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
 
 def quick_pings(page: Page, retry_ms: int = 300) -> None:
     """Make the page ping every 0.3 s, give up on a socket silent for 1 s, and try again after
-    `retry_ms` (live.js's `ping` and `retry`, in the very module the page runs)."""
+    `retry_ms` (live-socket.js's `ping` and `retry`, in the very module the page runs)."""
     page.evaluate(
         """async (retryMs) => {
             const app = document.querySelector('script[type="module"]').src;
-            const { ping, retry } = await import(new URL("live.js", app).href);
+            const { ping, retry } = await import(new URL("live-socket.js", app).href);
             Object.assign(ping, { everyMs: 300, answerMs: 1000 });
             Object.assign(retry, { firstMs: retryMs, mostMs: retryMs });
         }""",
@@ -323,7 +329,7 @@ def test_a_watcher_follows_the_table_and_a_full_table_offers_watching(
     sam, sam_watch = device(browser, shared_server, {**DESKTOP, "color_scheme": "dark"})
     sam.goto(watch_link)
     expect(sam.get_by_test_id("live-bar")).to_contain_text("Watching Ann's table")
-    expect(button(sam, "Turn cards")).to_be_disabled()
+    expect(button(sam, "Turn cards")).to_be_hidden()  # nothing of a watcher's to turn
     expect(sam.locator('.seat[data-seat="0"] .name')).to_have_text("Ann")
     turn(ann)
     caption(sam).to_have_text("Ann is ready. Waiting for Mia.")
@@ -452,6 +458,129 @@ def test_a_match_with_a_turn_clock_reactions_and_a_seat_given_to_the_computer(
         expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
         caption(page).to_contain_text("Round 2 of the best of 3")
     audit(ann)
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
+
+
+def test_each_device_shows_what_it_can_do_and_the_caption_keeps_the_battle_s_words(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A watcher has no Turn cards; a guest has no Speed, Pause on wars or statistics (of their
+    own house rules, not the table's); someone who loses touch shows so on their seat, with when
+    the clock will turn for them, and the caption keeps the last battle's words as they go and
+    come back."""
+    ann, ann_watch = open_page(browser, shared_server, DESKTOP)
+    link, watch_link = open_table(ann, clock="30")
+    close_invite(ann)
+    cut = {"on": False}
+    through: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        if cut["on"]:
+            socket.close()
+            return
+        socket.connect_to_server()
+        through.append(socket)
+
+    mia, mia_watch = device(browser, shared_server, PHONE, route)
+    join(mia, link, "Mia")
+    sam, sam_watch = device(browser, shared_server, PHONE)
+    sam.goto(watch_link)
+    expect(sam.get_by_test_id("live-bar")).to_contain_text("Watching Ann's table")
+    expect(button(sam, "Turn cards")).to_be_hidden()
+    expect(button(mia, "Turn cards")).to_be_visible()
+    for page in (mia, sam):
+        expect(page.get_by_label("Speed")).to_be_hidden()
+        expect(page.get_by_label("Pause on wars")).to_be_hidden()
+        expect(page.get_by_role("heading", name="How do rounds go?")).to_be_hidden()
+    expect(ann.get_by_label("Speed")).to_be_visible()
+    expect(ann.get_by_label("Pause on wars")).to_be_visible()
+    expect(ann.get_by_role("heading", name="How do rounds go?")).to_be_visible()
+    audit(sam)
+
+    turn(ann)
+    caption(mia).to_contain_text("your turn")
+    turn(mia, touch=True)
+    expect(ann.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    settle(ann)
+    words = ann.get_by_test_id("message").inner_text()
+    status = ann.locator('.seat-status[data-seat="1"]')
+    cut["on"] = True
+    through[-1].close()
+    expect(status).to_have_text("Reconnecting…")
+    caption(ann).to_have_text(words)  # "Mia lost touch" is read out, not put in their place
+    cut["on"] = False
+    mia.evaluate("dispatchEvent(new Event('online'))")
+    expect(status).to_be_hidden()
+    caption(ann).to_have_text(words)  # nor "Mia is back"
+    cut["on"] = True
+    through[-1].close()
+    expect(status).to_have_text("Reconnecting…")
+    turn(ann)  # the clock runs for Mia now, away or not
+    expect(status).to_have_text(re.compile(r"^Reconnecting… · turns in [0-9]+ s$"))
+    caption(ann).to_have_text(
+        "Waiting for Mia… Mia lost touch: the clock turns for them until they are back."
+    )
+    done(shared_server, (ann, ann_watch), (mia, mia_watch), (sam, sam_watch))
+
+
+# When each reaction reached the page (performance.now() as its socket message came, and whether
+# cards were moving then) and when one was on screen (the frame after its seat showed it): the
+# page's socket is wrapped so that this listener hears a message before the page's own does.
+TIMED_REACTIONS = """
+window.reactionTimes = { arrived: [], shown: [] };
+const PageSocket = window.WebSocket;
+window.WebSocket = class extends PageSocket {
+    constructor(...args) {
+        super(...args);
+        this.addEventListener("message", (event) => {
+            if (!event.data.includes('"reaction"')) return;
+            const moving = document.getElementById("table").getAttribute("aria-busy") === "true";
+            reactionTimes.arrived.push({ at: performance.now(), moving });
+        });
+    }
+};
+new MutationObserver((changes) => {
+    const shown = (change) => change.target.matches(".reaction") && !change.target.hidden;
+    if (!changes.some(shown)) return;
+    requestAnimationFrame(() => reactionTimes.shown.push(performance.now()));
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
+"""
+# Every animation of the page 20 times slower from now on: a run of battles that keeps its cards
+# moving for many seconds, whatever the machine.
+SLOW_MOTION = """() => {
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (frames, options) {
+        const slow = typeof options === "number" ? options * 20
+            : { ...options, duration: options.duration * 20, delay: (options.delay ?? 0) * 20 };
+        return animate.call(this, frames, slow);
+    };
+}"""
+
+
+def test_a_reaction_is_on_screen_at_once_while_battles_play(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A reaction is never kept waiting behind a battle's animation: while the host's page shows
+    Play 10 battles, card by card, Mia's clap is on her seat there within 100 ms of coming."""
+    ann, ann_watch = device(
+        browser, shared_server, DESKTOP, motion="no-preference", init_script=TIMED_REACTIONS
+    )
+    ann.goto(shared_server.url + "/")
+    settle(ann)
+    link, _ = open_table(ann)
+    close_invite(ann)
+    mia, mia_watch = device(browser, shared_server, PHONE)
+    join(mia, link, "Mia")
+    caption(ann).to_contain_text("Mia sat down.")
+    settle(ann)
+    ann.evaluate(SLOW_MOTION)
+    button(ann, "Play 10 battles").click()
+    expect(ann.locator("#table")).to_have_attribute("aria-busy", "true")  # the cards move
+    mia.get_by_role("button", name="Clap").tap()
+    expect(ann.locator('.reaction[data-seat="1"]')).to_have_text("👏")
+    times = ann.evaluate("reactionTimes")
+    assert len(times["arrived"]) == 1 and times["arrived"][0]["moving"]  # came mid-battle
+    assert times["shown"] and times["shown"][0] - times["arrived"][0]["at"] < 100
     done(shared_server, (ann, ann_watch), (mia, mia_watch))
 
 

@@ -1,14 +1,19 @@
 // One action at a time: a press during a request does nothing (a request is never doubled); a
 // press while cards move skips them, then acts. A press also stops Play to end, and lands a war
-// Play to end paused on (unless the press is the one that plays it on).
+// Play to end paused on (unless the press is the one that plays it on). The game out of reach is
+// offline.js's, which sets `outOfReach`.
 import { ApiError } from "./api.js";
 import { celebrate } from "./celebrate.js";
 import { showChance } from "./chance.js";
-import { lostTouch, refusedOffline } from "./offline.js";
 import { sound } from "./sound.js";
 import { acting, dispatch, draw, enter, moving, state, ui } from "./state.js";
 import { announce, controls, markTableBusy, stage } from "./table.js";
 import { view } from "./update.js";
+
+/** The game out of reach, as offline.js handles it (it sets both, and it acts itself: act.js
+ * stays free of it): `lost()` when a request could not reach the game, `refused()` true when a
+ * press that needs the game must wait for it. */
+export const outOfReach = { lost: () => {}, refused: () => false };
 
 /** A war Play to end paused on lands at once: the table shows the whole battle. */
 export function landHeld() {
@@ -43,7 +48,7 @@ export function stopAuto({ quiet = false } = {}) {
 export function press(button, run) {
   return () => {
     if (ui.run) stopAuto({ quiet: true });
-    else if (refusedOffline()) return;
+    else if (outOfReach.refused()) return;
     else if (button.getAttribute("aria-disabled") === "true" && !moving()) return;
     run();
   };
@@ -84,7 +89,7 @@ async function perform(work, button, name, resume) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const again = name ? `Press ${name} to try again.` : "Press any button to try again.";
-    if (error.unreachable) lostTouch(); // the table stays as it is; the page tries again by itself
+    if (error.unreachable) outOfReach.lost(); // the table stays as it is; the page tries again by itself
     else dispatch({ type: "failed", error: error.offline ? `${error.message} ${again}` : error.message });
   } finally {
     button?.removeAttribute("aria-busy");

@@ -2,7 +2,7 @@
 // choices (speed, Pause on wars), remembered per browser.
 import { hideChance, showChance } from "./chance.js";
 import { $ } from "./dom.js";
-import { livePlay } from "./live.js";
+import { livePlay } from "./live-asks.js";
 import { RUN_TEMPO, finishWar, peopleIn, play } from "./play.js";
 import { acting, dispatch, draw, state, ui } from "./state.js";
 

@@ -5,7 +5,7 @@
 import { ApiError, api } from "./api.js";
 import { $, copyField } from "./dom.js";
 import { checkChoices, rulesLine } from "./house.js";
-import { joining, sitAt } from "./live.js";
+import { joining, sitAt } from "./live-asks.js";
 import { defaultSeatName, nameMax } from "./seats.js";
 import { state, ui } from "./state.js";
 import { capital } from "./words.js";

@@ -1,6 +1,6 @@
 // What a live table says that a table at one device never does (docs/api.md#live-tables): who
 // it waits for, the connection, the host's buttons, each seat's state. Pure functions of the
-// state's `live` part (live.js keeps it, in the device's own seat order) and the seats' names.
+// state's `live` part (live-update.js keeps it, in the device's own seat order) and the seats' names.
 import { capital, joinAnd, them, you } from "./words.js";
 
 /** The host's name as the others call it ("Ann"), or "the host" when it is this device's. */
@@ -62,6 +62,10 @@ export function lateWords(late, names) {
     : `Time ran out for ${who}, so the table turned ${late.length === 1 ? "that card" : "their cards"}. `;
 }
 
+/** What is read out as someone at the table loses touch or is back: their seat says so, and
+ * the caption keeps the last battle's words. */
+export const awayWords = (name, away) => (away ? `${name} lost touch: the seat waits for them.` : `${name} is back.`);
+
 /** What the host's buttons say to everyone else at the table. */
 export function hostOnlyWords(live, names) {
   const host = capital(hostName(live, names));
@@ -101,7 +105,9 @@ export function seatStates(live, now) {
     if (!seat.taken) return { text: "Free seat", give: live.host };
     if (seat.away) {
       const since = live.awaySince[place] ?? now;
-      return { text: "Reconnecting…", give: live.host && now - since >= live.giveAfterMs };
+      // While the table waits for them, when the clock will turn their card.
+      const timed = left !== null && live.waiting.includes(place) && live.flipped.length > 0;
+      return { text: timed ? `Reconnecting… · turns in ${left} s` : "Reconnecting…", give: live.host && now - since >= live.giveAfterMs };
     }
     if (place === 0 && live.you !== null) { // your own: the clock, while it runs for you
       const timed = left !== null && live.waiting.includes(0) && live.flipped.length > 0;

@@ -1,7 +1,7 @@
 // The game out of reach: the last table this browser saw, kept in its storage and shown as it
 // stood when the server cannot be reached (after a reload too), and the page trying again by
 // itself until the server answers (docs/api.md#installing).
-import { act } from "./act.js";
+import { act, outOfReach } from "./act.js";
 import { load, sitDown } from "./rounds.js";
 import { acting, dispatch, state, ui } from "./state.js";
 import { announce } from "./table.js";
@@ -91,6 +91,8 @@ function backInTouch() {
   dispatch({ type: "noted", note: words });
   announce(words);
 }
+
+Object.assign(outOfReach, { lost: lostTouch, refused: refusedOffline }); // act.js calls on them
 
 /** Try again at once while the game is out of reach (the browser back online, the page shown). */
 export function tryNow() {

@@ -3,7 +3,7 @@
 import { act, press, skipAnimation } from "./act.js";
 import { api } from "./api.js";
 import { laidBySeat } from "./battle.js";
-import { liveFlip, livePlay } from "./live.js";
+import { liveFlip, livePlay } from "./live-asks.js";
 import { afterRoundEnds, load } from "./rounds.js";
 import { buzz, sound } from "./sound.js";
 import { acting, dispatch, enter, moving, state, ui } from "./state.js";

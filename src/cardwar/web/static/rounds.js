@@ -4,7 +4,7 @@ import { act, landHeld, skipAnimation, stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { checkChoices } from "./house.js";
-import { joinLive, liveNext } from "./live.js";
+import { joinLive, liveNext } from "./live-asks.js";
 import { learnSeats, seatLabels } from "./seats.js";
 import { readShared } from "./share.js";
 import { sound } from "./sound.js";
@@ -17,7 +17,7 @@ import { matchScore } from "./tell.js";
 export async function load() {
   const [me, info] = await Promise.all([api("GET", "/api/me"), api("GET", "/api/rules")]);
   const asked = new URL(window.location.href).searchParams;
-  if (asked.has("table") || asked.has("watch")) return joinLive(me, info, asked); // live.js
+  if (asked.has("table") || asked.has("watch")) return joinLive(me, info, asked); // live-asks.js
   sitDown(me, info);
   const shared = asked.get("deal");
   if (shared !== null) {

@@ -16,7 +16,7 @@ export let state = {
   resumed: false,
   error: null,
   unreachable: false, // the server could not be reached: offline.js tries again until it answers
-  live: null, // a live table (live.js), in this device's seat order; null at one device
+  live: null, // a live table (live-update.js), in this device's seat order; null at one device
   held: [], // the open live tables where this browser holds a seat (GET /api/me's `tables`)
 };
 

@@ -29,8 +29,10 @@ export const controls = { turn: $("turn"), ten: $("ten"), auto: $("auto"), deal:
 export const FLIP_KEYS = ["T", "L", "A", "M"];
 const TOUCH = window.matchMedia("(hover: none) and (pointer: coarse)").matches; // no keys to show
 
-/** The seats that have flipped for the battle the round is at (ui.flips is keyed by it). */
+/** The seats that have flipped for the battle the round is at (ui.flips is keyed by it; at a
+ * live table, the table's own flips, in the state). */
 export function flippedSeats(round = state.round) {
+  if (state.live) return round ? state.live.flipped : [];
   return round && ui.flips.key === flipsKey(round) ? [...ui.flips.done] : [];
 }
 

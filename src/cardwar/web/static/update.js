@@ -3,6 +3,7 @@
 // drawers (table.js and the others) put the view on the page.
 import { laidBySeat } from "./battle.js";
 import { guideText } from "./house.js";
+import { liveUpdate } from "./live-update.js";
 import { lateWords, linkWords, roundOverWords, waitingWords } from "./live-words.js";
 import { peopleAt, seatLabels, seatNames } from "./seats.js";
 import {
@@ -19,8 +20,11 @@ import {
   tallyRun,
 } from "./tell.js";
 
-/** The state after a message; every message has a `type`, and an unknown type is a bug. */
+/** The state after a message; every message has a `type`, and an unknown type is a bug. A live
+ * table's messages (`live/…`: what the table says, and what this device does there) are
+ * live-update.js's. */
 export function update(state, message) {
+  if (message.type.startsWith("live/")) return liveUpdate(state, message);
   switch (message.type) {
     case "loaded":
       return {
@@ -66,8 +70,6 @@ export function update(state, message) {
       return { ...state, round: message.round };
     case "noted":
       return { ...state, note: message.note };
-    case "live": // a live table's own state (live.js), merged; null: back at one device
-      return { ...state, live: message.live === null ? null : { ...(state.live ?? {}), ...message.live } };
     case "played": {
       // `run`: "new" for Play to end's first request, "more" for each after it; its battles add up.
       const lastBattle = message.battles.length > 0 ? message.battles.at(-1) : state.lastBattle;
