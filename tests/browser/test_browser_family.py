@@ -5,11 +5,25 @@ Every wait is for something the page shows (Playwright's `expect`), never for ti
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, expect
-from test_browser_live import caption, close_invite, device, done, join
+from itertools import pairwise
 
-from browsing import DESKTOP, PHONE, audit, button, open_page
-from live import LiveServer
+from playwright.sync_api import Browser, Page, expect
+from test_browser_live import caption, close_invite, device, done, join, open_table
+
+from browsing import (
+    DESKTOP,
+    PHONE,
+    Watch,
+    audit,
+    button,
+    choose,
+    open_house_rules,
+    open_page,
+    settle,
+)
+from live import HANG_S, LiveServer
+
+WAIT_MS = HANG_S * 1000
 
 
 def test_three_or_four_people_from_play_with_others_itself(
@@ -56,3 +70,102 @@ def test_three_or_four_people_from_play_with_others_itself(
     rules = ann.request.get(shared_server.url + "/api/me").json()["house_rules"]["rules"]
     assert rules["players"] == 2
     done(shared_server, (ann, ann_watch), (mia, mia_watch), (bo, bo_watch))
+
+
+def two_at_a_table(browser: Browser, server: LiveServer) -> tuple[Page, Watch, Page, Watch]:
+    """Ann at a desktop, host of a table of two; Mia on a phone, seated at it."""
+    ann, ann_watch = open_page(browser, server, DESKTOP)
+    link, _ = open_table(ann)
+    close_invite(ann)
+    mia, mia_watch = device(browser, server, PHONE)
+    join(mia, link, "Mia")
+    caption(ann).to_contain_text("Mia sat down.")
+    return ann, ann_watch, mia, mia_watch
+
+
+def test_house_rules_at_a_live_table_are_the_hosts_to_deal_for_everyone(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A guest's Deal with these rules offers a table of their own, never a private round in the
+    table's frame; the host's deals the table's next round for every device, after the usual
+    question (which says it is the table's), with the rules on every device's rules line."""
+    ann, ann_watch, mia, mia_watch = two_at_a_table(browser, shared_server)
+    dialog = open_house_rules(mia)
+    choose(mia, dialog, "Preset", "traditional")
+    dialog.get_by_role("button", name="Deal with these rules").click()
+    question = mia.get_by_role("dialog", name="These rules are for a table of your own")
+    expect(question).to_contain_text("Ann deals this table's rounds")
+    audit(mia)
+    question.get_by_role("button", name="Stay at this table").click()
+    expect(question).to_be_hidden()
+    expect(mia.get_by_test_id("live-bar")).to_contain_text("Ann's table")
+    expect(mia.get_by_test_id("rules-line")).to_contain_text("War: one down")  # the table's
+
+    dialog = open_house_rules(ann)
+    choose(ann, dialog, "Preset", "traditional")
+    dialog.get_by_role("button", name="Deal with these rules").click()
+    question = ann.get_by_role("dialog", name="Deal the table's next round?")
+    expect(question).to_contain_text("Everyone at the table plays a new round with these rules")
+    question.get_by_role("button", name="Deal for the table").click()
+    for page in (ann, mia):
+        expect(page.get_by_test_id("rules-line")).to_contain_text("War: three down")
+        expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    expect(mia.get_by_test_id("live-bar")).to_contain_text("Ann's table")  # no round of her own
+
+    # And a guest who would rather play them leaves for a table of their own, dealt with them.
+    mia.get_by_role("button", name="House rules").click()
+    mia.get_by_role("dialog", name="House rules").get_by_role(
+        "button", name="Deal with these rules"
+    ).click()
+    mia.get_by_role("button", name="Leave for my own table").click()
+    expect(mia.get_by_test_id("live-bar")).to_be_hidden()
+    expect(mia.get_by_test_id("rules-line")).to_contain_text("War: three down")
+    caption(ann).to_contain_text("Mia left the table")
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))
+
+
+def test_play_to_end_shows_every_battle_on_every_device_and_the_host_stops_it(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """The host's Play to end is played battle by battle at the host's speed: every device
+    shows each battle in turn (no jump), and the host's press stops it for everyone; after the
+    round, the guest asks for another and the host's one press deals it."""
+    ann, ann_watch, mia, mia_watch = two_at_a_table(browser, shared_server)
+    mia.evaluate(
+        """() => {
+        window.seen = [];
+        const number = document.querySelector('[data-testid="battle-number"]');
+        new MutationObserver(() => window.seen.push(number.textContent))
+            .observe(number, { childList: true, characterData: true, subtree: true });
+    }"""
+    )
+    ann.get_by_label("Speed").select_option("fast")
+    button(ann, "Play to end").click()
+    mia.wait_for_function(
+        "() => window.seen.filter((text) => text.startsWith('Battle ')).length >= 6"
+    )
+    button(ann, "Stop").click()
+    caption(ann).to_contain_text("Stopped at battle")
+    settle(ann)
+    stopped = ann.get_by_test_id("battle-number").inner_text()
+    expect(mia.get_by_test_id("battle-number")).to_have_text(stopped)
+    seen = [
+        int(text.split()[1]) for text in mia.evaluate("window.seen") if text.startswith("Battle ")
+    ]
+    assert seen and all(b - a <= 1 for a, b in pairwise(seen)), seen  # one by one
+
+    ann.get_by_label("Speed").select_option("instant")
+    button(ann, "Play to end").click()
+    for page in (ann, mia):
+        expect(page.get_by_test_id("outcome")).to_be_visible(timeout=WAIT_MS)
+    ask = mia.get_by_test_id("outcome").get_by_role("button", name="Ask for another round")
+    ask.click()
+    caption(ann).to_contain_text("Mia asks for another round: press Play again to deal it.")
+    expect(
+        mia.get_by_test_id("outcome").get_by_role("button", name="Asked for another round")
+    ).to_have_attribute("aria-disabled", "true")
+    audit(mia)
+    ann.get_by_test_id("outcome").get_by_role("button", name="Play again").click()
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
+    done(shared_server, (ann, ann_watch), (mia, mia_watch))

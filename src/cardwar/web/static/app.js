@@ -11,7 +11,7 @@ import { onKey, onTableTap, tapStoppedRun } from "./keys.js";
 import { giveSeat, react, takeSeat } from "./live-asks.js";
 import { drawLive, drawSeatStates } from "./live-draw.js";
 import { offlineNow, reconnectNow } from "./live-socket.js";
-import { backToTable, leaveTable } from "./live.js";
+import { afterTheTable, backToTable, leaveTable } from "./live.js";
 import { keepTable, refusedOffline, tryNow } from "./offline.js";
 import { flip, play, tapPile, turnCards } from "./play.js";
 import * as replay from "./replay.js";
@@ -107,6 +107,8 @@ on("click", {
   invite: backdrop(invite.closeInvite),
   "live-invite": invite.openInvite,
   "live-leave": leaveTable,
+  "ended-play": () => afterTheTable(),
+  "ended-open": () => afterTheTable({ open: true }),
   "live-sit": takeSeat,
   "held-back": backToTable,
   "invite-copy": invite.copyInvite,

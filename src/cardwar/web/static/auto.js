@@ -2,20 +2,25 @@
 // choices (speed, Pause on wars), remembered per browser.
 import { hideChance, showChance } from "./chance.js";
 import { $ } from "./dom.js";
-import { livePlay } from "./live-asks.js";
-import { RUN_TEMPO, finishWar, peopleIn, play } from "./play.js";
+import { livePlayed } from "./live-asks.js";
+import { SPEED_TEMPO, finishWar, peopleIn, play } from "./play.js";
 import { acting, dispatch, draw, state, ui } from "./state.js";
 
 const els = { speed: $("auto-speed"), wars: $("auto-wars") };
 
 const SPEEDS = {
-  slow: { tempo: 2.2, pause: 450 },
-  normal: { tempo: 1, pause: 180 },
-  fast: { tempo: RUN_TEMPO, pause: 0 },
-  instant: { tempo: null, pause: 0 },
+  slow: { tempo: SPEED_TEMPO.slow, pause: 450 },
+  normal: { tempo: SPEED_TEMPO.normal, pause: 180 },
+  fast: { tempo: SPEED_TEMPO.fast, pause: 0 },
+  instant: { tempo: SPEED_TEMPO.instant, pause: 0 },
 };
 
-const chosenSpeed = () => SPEEDS[els.speed.value] ?? SPEEDS.normal;
+// A run at a live table asks at most 8 battles a second of it, well inside the messages a socket
+// may send (docs/api.md#limits-of-live-tables), whatever the speed.
+const LIVE_RUN_MS = 125;
+
+const speedName = () => (els.speed.value in SPEEDS ? els.speed.value : "normal");
+const chosenSpeed = () => SPEEDS[speedName()];
 
 /** Wait `ms`; stopAuto ends the wait at once. */
 function rest(ms) {
@@ -38,7 +43,7 @@ function rest(ms) {
  * begun after, it plays the others' round to its end.
  */
 export async function playToEnd() {
-  if (state.live) return livePlay(true); // the host's, at a live table: the server plays it out
+  if (state.live) return playToEndLive();
   if (ui.run || !state.round || state.round.outcome) return;
   const auto = { stop: false, quiet: false, wake: null };
   ui.run = auto;
@@ -87,6 +92,43 @@ export async function playToEnd() {
     ui.run = null;
     draw();
     if (ui.phase !== "held") showChance();
+  }
+}
+
+/**
+ * Play to end at a live table, the host's: battle after battle at the host's speed, each asked
+ * of the table and shown on every device as it comes (at that speed there too), until the round
+ * ends or a press stops it; with Pause on wars it stops once a war has been shown.
+ */
+async function playToEndLive() {
+  if (ui.run || !state.round || state.round.outcome) return;
+  const auto = { stop: false, quiet: false, wake: null };
+  const roundId = state.round.id;
+  let war = false;
+  const going = () => !auto.stop && state.live?.link === "open" && state.round?.id === roundId && state.round.outcome === null;
+  ui.run = auto;
+  draw();
+  try {
+    while (going()) {
+      const speed = chosenSpeed();
+      const pauseOnWars = els.wars.checked;
+      const asked = performance.now();
+      const landed = await livePlayed({ count: speed.tempo === null && !pauseOnWars ? 500 : 1, speed: speedName() });
+      if (!landed || state.round?.id !== roundId) break; // refused, out of touch, or dealt anew
+      war = pauseOnWars && (state.lastBattle?.wars ?? 0) > 0;
+      if (war) break;
+      const wait = Math.max(speed.pause, LIVE_RUN_MS - (performance.now() - asked));
+      if (wait > 0 && going()) await rest(wait);
+    }
+    const stopped = auto.stop && !auto.quiet && state.round?.id === roundId && state.round.outcome === null;
+    if (war && state.round?.outcome === null) {
+      dispatch({ type: "noted", note: `Paused after the war at battle ${state.round.battles}. Press Play to end to go on, or Turn cards for one battle.` });
+    } else if (stopped) {
+      dispatch({ type: "noted", note: `Stopped at battle ${state.round.battles}. Press Play to end to go on, or Turn cards for one battle.` });
+    }
+  } finally {
+    ui.run = null;
+    draw();
   }
 }
 

@@ -2,14 +2,19 @@
 // saved in order; how often the rules chosen end in a draw, asked of the server's simulator.
 import { stopAuto } from "./act.js";
 import { ApiError, api } from "./api.js";
+import { askConfirm } from "./confirm.js";
 import { $ } from "./dom.js";
 import {
   biggerTableLine, biggerTableNote, canRunForever, checkChoices, clockWords, drawWords, matchPreset, rulesLine,
 } from "./house.js";
 import { openTogether } from "./invite.js";
+import { liveDeal } from "./live-asks.js";
+import { leaveForOwnTable } from "./live.js";
 import { newRound } from "./rounds.js";
 import { checkSeats, defaultSeatName, defaultSeats, nameMax, sameSeats, seatCount } from "./seats.js";
 import { dispatch, state, ui } from "./state.js";
+import { announce } from "./table.js";
+import { view } from "./update.js";
 
 const panel = {
   dialog: $("house-rules"),
@@ -365,12 +370,54 @@ export function openPanel() {
 
 export const closePanel = () => panel.dialog.close();
 
-/** "Deal with these rules", once every choice is saved. */
+/** "Deal with these rules", once every choice is saved: at a live table, the table's next round
+ * for everyone (the host's), or a table of one's own (a guest's). */
 export async function dealWithTheseRules() {
   if (panel.deal.getAttribute("aria-disabled") === "true") return;
   if (!(await ui.house.saving)) return;
   panel.dialog.close();
-  await newRound({ fresh: true });
+  if (state.live) await dealAtTheTable(state.live);
+  else await newRound({ fresh: true });
+}
+
+/** House rules at a live table: the host deals the table's next round with them, after the
+ * usual question while a round is played; a guest's rules are for a table of their own, never a
+ * private round inside the table's frame: they are offered to leave for one. */
+async function dealAtTheTable(live) {
+  const opener = $("rules-button");
+  const names = view(state).names;
+  const host = names[live.turn.local(0)] ?? "The host";
+  if (!live.host) {
+    const leave = await askConfirm({
+      opener,
+      title: "These rules are for a table of your own",
+      text: `${host} deals this table's rounds: ask ${host} for these rules, or leave this table (your seat is freed) for a table of your own and play them there.`,
+      yes: "Leave for my own table",
+      no: "Stay at this table",
+    });
+    if (leave) await leaveForOwnTable();
+    return;
+  }
+  const chosen = state.houseRules;
+  const seats = live.seats.length;
+  if (chosen.rules.players !== seats) {
+    const words = `This table has ${seats} seats, so its rounds are for ${seats} players: choose ${seats} players in House rules, or open a table of your own for ${chosen.rules.players}.`;
+    dispatch({ type: "noted", note: words });
+    announce(words);
+    return;
+  }
+  const inPlay = Boolean(state.round) && state.round.outcome === null;
+  if (inPlay) {
+    const deal = await askConfirm({
+      opener,
+      title: "Deal the table's next round?",
+      text: "Everyone at the table plays a new round with these rules from now on. The round in play is left unfinished and counts for no one.",
+      yes: "Deal for the table",
+      no: "Keep playing",
+    });
+    if (!deal) return;
+  }
+  liveDeal(chosen, inPlay);
 }
 
 /** Play with others, from House rules: the rules chosen here, at a table others join. */

@@ -12,7 +12,6 @@ import { announce } from "./table.js";
 import { view } from "./update.js";
 
 const REACT_EVERY_MS = 1000; // the table takes one reaction a second from each person
-export const NO_TABLE = "No table has this link: it may be cut short, or its table was closed long ago. Press Leave to go back to your own table.";
 
 let reactedAt = -Infinity;
 
@@ -56,8 +55,8 @@ export async function liveFlip() {
   dispatch({ type: "live/flip" });
 }
 
-/** Play 10 battles, or to the end (`toEnd`): the host's at a live table. */
-export function livePlay(toEnd) {
+/** Play 10 battles: the host's at a live table (Play to end plays battle by battle, auto.js). */
+export function livePlay() {
   const live = state.live;
   if (!live || live.link !== "open") return;
   if (!live.host) {
@@ -65,16 +64,40 @@ export function livePlay(toEnd) {
     return;
   }
   if (!state.round || state.round.outcome) return;
-  send({ type: "play", to_end: toEnd });
+  send({ type: "play", count: 10 });
+}
+
+/** The host's page waits here for the battles it asked for: live.js settles it once they have
+ * been shown (true), or the table refused them or cannot be reached (false). */
+export const landing = { settle: null };
+
+/** The host asks the table for battles (`ask`: `count`, `speed`); true once they have been
+ * shown on this device, false if they could not be played (the host-only words said). */
+export function livePlayed(ask) {
+  const live = state.live;
+  if (!live || live.link !== "open" || !state.round || state.round.outcome) return Promise.resolve(false);
+  if (!live.host) {
+    note(hostOnlyWords(live, view(state).names));
+    return Promise.resolve(false);
+  }
+  landing.settle?.(false);
+  return new Promise((resolve) => {
+    landing.settle = (shown) => {
+      landing.settle = null;
+      resolve(shown);
+    };
+    if (!send({ type: "play", ...ask })) landing.settle(false);
+  });
 }
 
 /** New round (and the result's Play again or Next round): the host deals the next round once
- * this one is over. */
+ * this one is over; a guest asks the host for it. */
 export function liveNext() {
   const live = state.live;
   if (!live || live.link !== "open") return;
   if (!live.host) {
-    note(hostOnlyWords(live, view(state).names));
+    if (live.you !== null && state.round?.outcome && !live.asked.includes(0)) send({ type: "again" });
+    else note(hostOnlyWords(live, view(state).names));
     return;
   }
   if (state.round && state.round.outcome === null) {
@@ -82,6 +105,13 @@ export function liveNext() {
     return;
   }
   send({ type: "next" });
+}
+
+/** The host deals the table's next round by the house rules `chosen` (their preset, rules and
+ * match length), for everyone; at once (`abandon`) while a round is played, left unfinished. */
+export function liveDeal(chosen, abandon) {
+  const { preset, rules, best_of: bestOf } = chosen;
+  send({ type: "next", preset: preset ?? "classic", rules: preset ? null : rules, best_of: bestOf, abandon });
 }
 
 /** A reaction, shown on your seat on every device. */
@@ -124,10 +154,9 @@ export async function joinLive(me, info, asked) {
     seen = await api("GET", `/api/tables/${encodeURIComponent(code)}`);
   } catch (error) {
     if (!(error instanceof ApiError) || ![404, 410, 422].includes(error.status)) throw error;
+    // No table to show: the page says so in its place (live-draw.js), and offers a table of one's own.
     const closed = error.status === 410;
-    const words = closed ? "This table has closed. Press Leave to go back to your own table." : NO_TABLE;
-    dispatch({ type: "live/sat", live: { code, link: closed ? "closed" : "gone", reason: words }, players: 2 });
-    dispatch({ type: "failed", error: words }); // no table to show: the caption says why
+    dispatch({ type: "live/sat", live: { code, link: closed ? "closed" : "gone", reason: closed ? "before" : null }, players: 2 });
     return null;
   }
   const arrival = seen.you.seat === null ? "watching" : "returning";

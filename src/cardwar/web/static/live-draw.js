@@ -1,7 +1,7 @@
 // A live table's own parts of the page, drawn from the state after table.js's drawer: the live
 // bar, the held bar, each seat's state, the reactions, and the buttons only the host has.
 import { $ } from "./dom.js";
-import { hostOnlyWords, seatStates } from "./live-words.js";
+import { endedWords, hostOnlyWords, seatStates } from "./live-words.js";
 import { state } from "./state.js";
 import { controls } from "./table.js";
 
@@ -22,6 +22,10 @@ const els = {
   stats: $("stats"),
   together: $("together-row"),
   table: $("table"),
+  game: $("table").closest(".game"),
+  ended: $("table-ended"),
+  endedTitle: $("ended-title"),
+  endedText: $("ended-text"),
 };
 
 const LINK_WORDS = { connecting: "Connecting…", open: "", lost: "Reconnecting…", closed: "Closed", gone: "Not found" };
@@ -30,7 +34,17 @@ const LINK_WORDS = { connecting: "Connecting…", open: "", lost: "Reconnecting�
 export function drawLive(shown) {
   const live = state.live;
   const held = !live && state.held?.length > 0 ? state.held : [];
-  els.bar.hidden = !live;
+  // A table that has ended (closed, or none at the link) leaves no board behind: the page says
+  // so in its place and offers a table of one's own.
+  const ended = Boolean(live) && ["closed", "gone"].includes(live.link);
+  els.ended.hidden = !ended;
+  els.game.hidden = ended;
+  if (ended) {
+    const words = endedWords(live, shown.ready ? shown.names[live.turn.local(0)] : null);
+    els.endedTitle.textContent = words.title;
+    els.endedText.textContent = words.text;
+  }
+  els.bar.hidden = !live || ended;
   els.held.hidden = held.length === 0;
   els.together.hidden = Boolean(live);
   els.hostOnly.hidden = !live || (live.host && live.you !== null);
@@ -68,7 +82,13 @@ export function drawLive(shown) {
   const open = live.link === "open";
   const going = shown.ready && shown.outcome === null;
   controls.deal.disabled = guest || !open || going; // the next round, once this one is over
-  controls.again.hidden = guest;
+  // A guest asks the host for another round from the result; a watcher has nothing to ask.
+  controls.again.hidden = live.you === null;
+  if (guest && shown.ready && shown.outcome) {
+    const asked = live.asked.includes(0);
+    controls.again.textContent = asked ? "Asked for another round" : "Ask for another round";
+    controls.again.setAttribute("aria-disabled", String(asked));
+  }
   if (!open) for (const button of Object.values(controls)) button.setAttribute("aria-disabled", "true");
   // Turned already, or a watcher's: no pile here to turn.
   if (live.you === null || live.flipped?.includes(0)) els.table.querySelector(".pile-hint").hidden = true;

@@ -9,7 +9,7 @@ import { defaultSeatName } from "./seats.js";
 const FRESH = Object.freeze({
   code: null, watch: null, you: null, host: false, link: "connecting", reason: null, serverSeats: [], seats: [],
   flipped: [], waiting: [], clockS: null, deadline: null, awaySince: {}, late: null, giveAfterMs: Infinity,
-  shown: false, arrival: "opened", tally: null, reactions: {},
+  shown: false, arrival: "opened", tally: null, reactions: {}, asked: [],
 });
 
 /** The state after a `live/…` message; an unknown one is a bug. */
@@ -44,6 +44,14 @@ export function liveUpdate(state, message) {
     case "live/away":
     case "live/back":
       return at(awayOrBack(live, message, place));
+    case "live/asked": { // someone asked for another round
+      const name = live.seats[place]?.name ?? "";
+      const host = live.seats[live.turn.local(0)]?.name ?? "";
+      let note = `${name} asks ${host} for another round.`;
+      if (place === 0 && live.you !== null) note = `You asked ${host} for another round: it is theirs to deal.`;
+      else if (live.host) note = `${name} asks for another round: press Play again to deal it.`;
+      return { ...at({ asked: [...new Set([...live.asked, place])] }), note };
+    }
     case "live/reaction":
       return at({ reactions: { ...live.reactions, [place]: { emoji: message.emoji, at: message.now } } });
     case "live/reactionOver": { // a reaction's moment is over, unless another came since
@@ -56,7 +64,7 @@ export function liveUpdate(state, message) {
     case "live/closed":
       return at({ link: "closed", reason: message.reason });
     case "live/gone": // no table has the code
-      return at({ link: "gone", reason: message.reason });
+      return at({ link: "gone", reason: null });
     default:
       throw new Error(`unknown message type: ${message.type}`);
   }
@@ -92,6 +100,7 @@ function tableArrived(live, table, now) {
     late: null,
     shown: true,
     tally: table.tally ?? live.tally,
+    asked: (table.asked ?? []).map(turn.local),
   };
 }
 

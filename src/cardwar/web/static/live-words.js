@@ -26,6 +26,19 @@ export function waitingWords(live, names) {
   return `${capital(joinAnd(ready))} ${are} ready. Waiting for ${waited}.${gone}`;
 }
 
+/** What the page says once the table has ended for this device, in place of the table: it
+ * closed (`reason`: "host", "idle", or "before": closed when this device came), or no table has
+ * the link (`gone`). `host`: the host's name, when known. */
+export function endedWords(live, host) {
+  if (live.link === "gone") {
+    return { title: "No table at this link", text: "The link may be cut short, or its table closed long ago. Ask for a new invite, or play on your own." };
+  }
+  const who = host ? `${host}'s table` : "This table";
+  if (live.reason === "idle") return { title: `${who} has closed`, text: "Nobody played at it for an hour. The rounds played at it still count." };
+  if (live.reason === "host") return { title: `${who} has closed`, text: `${host || "Its host"} closed it. The rounds played at it still count.` };
+  return { title: "This table has closed", text: "Ask for a new invite, or play on your own." };
+}
+
 /** The caption while this device is out of touch with the table, or after it has closed; null
  * while it is in touch. */
 export function linkWords(live) {
@@ -33,11 +46,11 @@ export function linkWords(live) {
     case "lost":
       return "Reconnecting… Your seat is kept, and the table goes on from where it is once this device is back.";
     case "closed":
-      if (live.reason === "idle") return "This table has closed: nobody played at it for an hour. Press Leave to go back to your own table.";
-      if (live.reason === "host") return "This table has closed: its host closed it. Press Leave to go back to your own table.";
-      return live.reason;
+      if (live.reason === "idle") return "This table has closed: nobody played at it for an hour.";
+      if (live.reason === "host") return "This table has closed: its host closed it.";
+      return "This table has closed.";
     case "gone":
-      return live.reason;
+      return "No table has this link.";
     default:
       return null;
   }

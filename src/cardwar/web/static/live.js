@@ -6,12 +6,13 @@ import { act, skipAnimation } from "./act.js";
 import { ApiError } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { $ } from "./dom.js";
-import { NO_TABLE } from "./live-asks.js";
+import { landing } from "./live-asks.js";
 import { closeSocket, firstTry, listen, send, tryAgainLater } from "./live-socket.js";
 import { playedRound, tableRound } from "./live-update.js";
 import { arrivalWords, awayWords } from "./live-words.js";
-import { RUN_TEMPO, landPlayed } from "./play.js";
-import { dealing, load } from "./rounds.js";
+import { RUN_TEMPO, SPEED_TEMPO, landPlayed } from "./play.js";
+import { openTogether } from "./invite.js";
+import { dealing, load, newRound } from "./rounds.js";
 import { sound } from "./sound.js";
 import { dispatch, enter, moving, state, ui } from "./state.js";
 import { announce } from "./table.js";
@@ -71,6 +72,10 @@ async function receive(message) {
     case "back":
       awayOrBack(message);
       return;
+    case "asked":
+      dispatch({ type: "live/asked", seat: message.seat });
+      announce(state.note);
+      return;
     case "reaction":
       reacted(message);
       return;
@@ -78,6 +83,7 @@ async function receive(message) {
       closed(message.reason);
       return;
     case "error":
+      landing.settle?.(false); // a run of the host's stops at a refusal
       dispatch({ type: "failed", error: message.message });
       announce(message.message);
       return;
@@ -96,10 +102,11 @@ function lostSocket(code) {
   }
   if (code === 4404) {
     closeSocket();
-    dispatch({ type: "live/gone", reason: NO_TABLE });
-    if (!state.round) dispatch({ type: "failed", error: NO_TABLE }); // no table to show: the caption says why
+    dispatch({ type: "live/gone" });
+    announce("No table has this link.");
     return;
   }
+  landing.settle?.(false);
   dispatch({ type: "live/lost" });
   if (firstTry()) announce("Reconnecting…");
   tryAgainLater();
@@ -158,11 +165,13 @@ async function played(message) {
   const before = state.round.counts;
   const { round, battles, match } = playedRound(state, message);
   dispatch({ type: "live/played", late: message.late, tally: message.tally ?? null });
-  const tempo = message.played > 1 ? RUN_TEMPO : 1;
+  // The host's run at the host's speed; else each flip's battle as it comes, many faster.
+  const tempo = message.speed ? SPEED_TEMPO[message.speed] : message.played > 1 ? RUN_TEMPO : 1;
   await act(async () => {
     if (match) dispatch({ type: "matched", match });
     return landPlayed({ round, battles }, before, tempo, { ended: scoreAgain });
   });
+  if (message.by === "host") landing.settle?.(true);
 }
 
 /** Once a round ends: the scoreboard, from the table's tally the round's message brought. */
@@ -195,6 +204,26 @@ export async function leaveTable() {
   if (!live) return;
   const question = leaveQuestion(live);
   if (question && !(await askConfirm({ opener: leaveButton, no: "Keep playing", ...question }))) return;
+  await quit(live);
+}
+
+/** Once the table has ended for this device: back to a table of one's own, to play the
+ * computer (`open`: and open a live table of one's own from there). */
+export async function afterTheTable({ open = false } = {}) {
+  if (!state.live) return;
+  await quit(state.live);
+  if (open) await openTogether();
+}
+
+/** A guest leaves the table (asked already) for a table of their own, dealt there with their
+ * house rules. */
+export async function leaveForOwnTable() {
+  if (!state.live) return;
+  await quit(state.live);
+  await newRound({ fresh: true });
+}
+
+async function quit(live) {
   if (live.link === "open" && live.you !== null) send({ type: live.host ? "close" : "leave" });
   closeSocket();
   dispatch({ type: "live/quit" });

@@ -12,6 +12,9 @@ import { battleNumber, describeBattle, flipWords, tellTurn, tellWar } from "./te
 import { view } from "./update.js";
 
 export const RUN_TEMPO = 0.35; // a run of battles shows each at about a third of the time
+// Play to end's speeds as the time each battle takes (null: landed at once, no animation); at a
+// live table every device shows the host's.
+export const SPEED_TEMPO = { slow: 2.2, normal: 1, fast: RUN_TEMPO, instant: null };
 
 /** The seats a person plays who still hold cards, at the table in play. */
 export function peopleIn() {
@@ -28,7 +31,7 @@ export function peopleIn() {
  * (`stop_when_out`, docs/api.md#play-battles): at a bigger table the others would play on.
  */
 export function play(count, button, tempo = count > 1 ? RUN_TEMPO : 1, { name, run, holdAtWar = false } = {}) {
-  if (state.live) return livePlay(false); // the host's, at a live table
+  if (state.live) return livePlay(); // the host's, at a live table
   return act(async () => {
     if (!state.info) return load();
     if (!state.round || state.round.outcome) return null;
