@@ -5,8 +5,10 @@ Every wait is for something the page shows (Playwright's `expect`), never for ti
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import pairwise
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from test_browser_live import caption, close_invite, device, done, join, open_table
 
@@ -169,3 +171,49 @@ def test_play_to_end_shows_every_battle_on_every_device_and_the_host_stops_it(
     for page in (ann, mia):
         expect(page.get_by_test_id("battle-number")).to_have_text("Ready to turn")
     done(shared_server, (ann, ann_watch), (mia, mia_watch))
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose host may give an away person's seat after 5 seconds, not 2 minutes."""
+    server = LiveServer(tmp_path_factory.mktemp("quick") / "live.db", args=["--give-after", "5"])
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_seat_given_to_the_computer_is_offered_back_to_its_person(
+    browser: Browser, quick_server: LiveServer
+) -> None:
+    """Mia's phone goes away; once the table allows, Ann lets the computer play her seat. Back,
+    Mia's page says her seat went to the computer and is hers to take back; she takes it, from
+    the next battle, and Ann is told."""
+    ann, ann_watch, mia, mia_watch = two_at_a_table(browser, quick_server)
+    link, phone = mia.url, mia.context
+    mia_watch.check(quick_server)
+    mia.close()  # her browser keeps its cookie; the page, and its socket, are gone
+    status = ann.locator('.seat-status[data-seat="1"]')
+    expect(status).to_contain_text("Reconnecting")
+    status.get_by_role("button", name="Let the computer play").click(timeout=WAIT_MS)
+    caption(ann).to_contain_text("plays that seat now.")
+
+    mia = phone.new_page()
+    mia_watch = Watch(mia)
+    mia.goto(quick_server.url + "/")
+    held = mia.get_by_test_id("held-bar")
+    expect(held).to_contain_text("the computer plays your seat while you are away")
+    held.get_by_role("button", name="Back to it").click()
+    dialog = mia.get_by_role("dialog", name="Your seat at Ann's table")
+    expect(dialog).to_contain_text("Ann let the computer play your seat (seat 2)")
+    audit(mia)
+    dialog.get_by_role("button", name="Take my seat back").click()
+    expect(dialog).to_be_hidden()
+    caption(ann).to_contain_text("Mia took their seat back from the computer.")
+    expect(mia.locator('.seat[data-seat="0"] .name')).to_have_text("You")
+    expect(mia.get_by_test_id("live-bar")).to_contain_text("Ann's table")
+    assert "table=" in mia.url and link.split("table=")[1] in mia.url
+    button(mia, "Turn cards").click()
+    caption(ann).to_contain_text("Mia is ready: your turn.")
+    done(quick_server, (ann, ann_watch), (mia, mia_watch))

@@ -83,6 +83,7 @@ def serve(
     allow_hosts: Sequence[str] = (),
     broker: str | None = None,
     workers: int = 1,
+    give_after: float = SERVER.live_give_after_s,
 ) -> int:
     """Run the web game until interrupted, after saying where to open it."""
     if broker is not None:
@@ -103,6 +104,7 @@ def serve(
         "port": port,
         "max_battles": max_battles,
         "keep_days": keep_days,
+        "live_give_after_s": give_after,
         "hosts": tuple(dict.fromkeys(name.lower() for name in names if name)),
         "any_ip_host": wide,
     }
@@ -325,6 +327,12 @@ def add_parser(commands: Any) -> None:
         help="also answer requests addressed to NAME (a host name this computer is reached "
         "by); may be given more than once",
     )
+    add_site_options(serve)
+    serve.set_defaults(run=run)
+
+
+def add_site_options(serve: Any) -> None:
+    """`cardwar serve`'s options for a site of several processes, and for its live tables."""
     serve.add_argument(
         "--broker",
         default=None,
@@ -334,13 +342,20 @@ def add_parser(commands: Any) -> None:
         "machines serving one PostgreSQL database (docs/deploy.md)",
     )
     serve.add_argument(
+        "--give-after",
+        type=whole(5, 3600),
+        default=int(SERVER.live_give_after_s),
+        metavar="SECONDS",
+        help="at a live table, how long a person is away before the host may let the computer "
+        f"play their seat (default: {SERVER.live_give_after_s:g}); they may take it back",
+    )
+    serve.add_argument(
         "--workers",
         type=whole(1, 64),
         default=1,
         metavar="N",
         help="run N server processes on this port (default: 1); more than one needs --broker",
     )
-    serve.set_defaults(run=run)
 
 
 def run(out: Console, args: argparse.Namespace) -> int:
@@ -355,4 +370,5 @@ def run(out: Console, args: argparse.Namespace) -> int:
         allow_hosts=args.allow_host,
         broker=args.broker,
         workers=args.workers,
+        give_after=args.give_after,
     )

@@ -150,5 +150,8 @@ function heldWords(held) {
   const withWhom = others.length > 0 ? ` with ${others.join(", ")}` : "";
   const which = latest.host ? "Your live table" : `${latest.names[0]}'s table`;
   const more = held.length > 1 ? ` (and ${held.length - 1} more)` : "";
+  if (latest.given !== null && latest.given !== undefined) {
+    return `At ${which.replace(/^Your/, "your")}, the computer plays your seat while you are away: it is yours to take back${more}.`;
+  }
   return `${which}${withWhom} is still open${more}.`;
 }

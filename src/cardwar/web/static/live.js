@@ -6,7 +6,7 @@ import { act, skipAnimation } from "./act.js";
 import { ApiError } from "./api.js";
 import { askConfirm } from "./confirm.js";
 import { $ } from "./dom.js";
-import { landing } from "./live-asks.js";
+import { landing, takeSeat } from "./live-asks.js";
 import { closeSocket, firstTry, listen, send, tryAgainLater } from "./live-socket.js";
 import { playedRound, tableRound } from "./live-update.js";
 import { arrivalWords, awayWords } from "./live-words.js";
@@ -49,9 +49,13 @@ function hear(message) {
 async function receive(message) {
   if (!state.live) return;
   switch (message.type) {
-    case "welcome":
+    case "welcome": {
+      const seated = state.live.you !== null;
       dispatch({ type: "live/welcome", you: message.you.seat, host: message.you.host });
+      // Back after the host let the computer play this seat: the seat is offered back (invite.js).
+      if (seated && message.you.seat === null) takeSeat();
       return;
+    }
     case "table":
       await tableArrived(message);
       return;
