@@ -65,9 +65,11 @@ class Battles:
         by: str,
         late: Sequence[int] = (),
         speed: str | None = None,
+        ask: int | None = None,
     ) -> None:
         """Play `count` battles (None: to the round's end), commit them, then tell every socket
-        (at the host's `speed`, when the host played them). Call it with the table locked."""
+        (at the host's `speed`, with the host's `ask`, when the host played them). Call it with
+        the table locked."""
         row = presence.table.row
         play = partial(self.rounds.play, row.round_id, at_table=row.code, seats=row.round_seats())
         battles: list[dict[str, Any]] = []
@@ -92,7 +94,9 @@ class Battles:
             tally = await self.tally(row.code)
             if row.match_id is not None:
                 match = _without_ids(await run_in_threadpool(self.matches.get, row.match_id))
-        message = Played(by, list(late), played, battles, _public_round(shown), match, tally, speed)
+        message = Played(
+            by, list(late), played, battles, _public_round(shown), match, tally, speed, ask
+        )
         self.room.tell(presence, message)
 
     async def tally(self, code: str) -> list[dict[str, Any]]:

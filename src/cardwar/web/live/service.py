@@ -145,14 +145,19 @@ class LiveTables:
                 await self.battles.play(presence, 1, by="flips")
 
     async def play_many(
-        self, code: str, who: Who, count: int | None, speed: str | None = None
+        self,
+        code: str,
+        who: Who,
+        count: int | None,
+        speed: str | None = None,
+        ask: int | None = None,
     ) -> None:
         """The host plays `count` battles at once (None: to the end of the round), shown on
-        every device at the host's `speed`."""
+        every device at the host's `speed`, told with the host's page's `ask`."""
         presence = await self.room.open_table(code)
         async with self.room.locked(presence):
             presence.table.can_play_many(who, await self.battles.view(presence))
-            await self.battles.play(presence, count, by="host", speed=speed)
+            await self.battles.play(presence, count, by="host", speed=speed, ask=ask)
 
     async def react(self, code: str, who: Who, emoji: str) -> None:
         """A person's reaction, shown on their seat; at most one a second each."""
