@@ -20,7 +20,7 @@ from cardwar.web.deps import Services
 from cardwar.web.errors import BrokerDown, TryAgain
 from cardwar.web.guard import header
 from cardwar.web.limits import Limits
-from cardwar.web.live.errors import BadMessage, TableClosed, TableError
+from cardwar.web.live.errors import BadMessage, TableBusy, TableClosed, TableError
 from cardwar.web.live.hub import Subscription
 from cardwar.web.live.service import LiveTables
 from cardwar.web.live.table import Who
@@ -44,7 +44,8 @@ from cardwar.web.live.wire import (
 from cardwar.web.tasks import stop
 
 # Close codes: the standard ones a hostile or too-slow client meets; a table that is not there
-# (4404) or has closed (4410) closes with its error's own (`TableError.close`).
+# (4404) or has closed (4410) closes with its error's own (`TableError.close`); a table busy in
+# another process as it joins, 1013 with its own words (not the broker's: it is not away).
 LEFT, UNREADABLE, POLICY, TOO_BIG, TRY_LATER = 1000, 1003, 1008, 1009, 1013
 CLOSED = TableClosed.close
 BROKER_AWAY = "the server cannot reach its broker: join again"
@@ -91,6 +92,8 @@ async def serve(websocket: WebSocket, live: LiveTables, code: str = "", watch: s
             if not watch and server.ids.valid(player):
                 who = live.who(table, player)
             await talk(websocket, live, code, who)
+        except TableBusy as error:  # held elsewhere as it was shown the table: come again
+            await refuse(websocket, TRY_LATER, str(error))
         except TableError as error:
             await refuse(websocket, error.close or POLICY, str(error))
         except BrokerDown:  # before it listened, or as it was shown the table: nothing heard
@@ -122,9 +125,12 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         try:
             await live.doors.arrive(code, who)
         except BrokerDown:  # the others cannot be told it is here: its page tries again
-            with contextlib.suppress(BrokerDown):
+            with contextlib.suppress(BrokerDown, TableBusy):
                 await live.doors.leave(code, who)  # counted in before the telling failed
             await websocket.close(TRY_LATER, BROKER_AWAY)
+            return
+        except TableBusy as error:  # counted out again (`Doors.arrive`): its page tries again
+            await websocket.close(TRY_LATER, str(error)[:120])
             return
         reading = asyncio.create_task(read(websocket, live, code, who))
         # One wait a message, and no task and no wait-set of its own (a thousand sockets' worth
@@ -175,13 +181,13 @@ LEAVING: set[asyncio.Task[None]] = set()
 async def leave(live: LiveTables, code: str, who: Who) -> None:
     """Count the socket out of its table, to the end even if the socket's own task is being
     cancelled (its connection gone, the server stopping): the seat must not stay present for
-    ever, nor the table's lock taken. A broker out of reach meanwhile: the others hear of it
-    when they rejoin."""
+    ever, nor the table's lock taken. A broker out of reach meanwhile, or the table busy
+    elsewhere: the sweep tells the others (`Doors.unsettled`)."""
     leaving = asyncio.ensure_future(live.doors.leave(code, who))
     LEAVING.add(leaving)
     leaving.add_done_callback(LEAVING.discard)
     leaving.add_done_callback(lambda done: done.cancelled() or done.exception())
-    with contextlib.suppress(BrokerDown):
+    with contextlib.suppress(BrokerDown, TableBusy):
         await asyncio.shield(leaving)
 
 
