@@ -37,7 +37,6 @@ from cardwar.web.live.wire import (
     Problem,
     React,
     Welcome,
-    mark_of,
     read_message,
     write,
 )
@@ -118,7 +117,7 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
     async with live.hub.subscribe(code) as heard:
         try:
             await websocket.send_text(write(Welcome({"seat": who.seat, "host": who.host})).text)
-            shown = await live.shown_to_join(code)
+            shown, said = await live.shown_to_join(code)
             await websocket.send_text(write(shown).text)
         except (WebSocketDisconnect, RuntimeError):
             return  # gone before it was shown the table (a message too big closes it at once)
@@ -137,7 +136,7 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         # of them kept the collector busy): when the reading ends, `next` returns None.
         reading.add_done_callback(lambda _: heard.wake())
         try:
-            await _hear(websocket, heard, reading, mark_of(shown))
+            await _hear(websocket, heard, reading, said)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -149,11 +148,12 @@ async def _hear(
     websocket: WebSocket,
     heard: Subscription,
     reading: asyncio.Task[Ending],
-    shown: tuple[int, int] | None,
+    shown: int,
 ) -> None:
     """Send the socket each message said at the table, until the reading ends or it falls
-    behind (dropped by the hub, or by a broker that was lost: its page rejoins). Battles the
-    table it was `shown` (its round's seed and battles) already held are not told again."""
+    behind (dropped by the hub, or by a broker that was lost: its page rejoins). It listened
+    before it was shown the table: a message told before that (numbered up to `shown`), which
+    the table it was shown holds already, is let go; every later one is told."""
     while True:
         said = await heard.next()
         if reading.done():
@@ -164,10 +164,10 @@ async def _hear(
         if said is None:
             await websocket.close(TRY_LATER, BROKER_AWAY if heard.lost else BEHIND)
             return
-        if shown is not None and said.mark is not None:
-            if said.mark[0] == shown[0] and said.mark[1] <= shown[1]:
-                continue  # played before the table was shown: it holds them already
-            shown = None  # the first battles after: nothing older can come now
+        if 0 < said.number <= shown:
+            continue  # told before the table was shown: it holds it already
+        if said.number:
+            shown = 0  # the first told after: nothing older comes now (they come in order)
         await websocket.send_text(said.text)
         if said.type == "closed":
             await websocket.close(CLOSED, "the table has closed")
