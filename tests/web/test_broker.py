@@ -6,9 +6,11 @@ project's machines, each test under a key prefix of its own (`broker` in conftes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +18,11 @@ import redis
 
 from cardwar.cli import main
 from cardwar.web.broker import Broker, BrokerDown, RedisHub, shown, split_url
+from cardwar.web.live import presence
+from cardwar.web.live.presence import Presence, RedisPresences
+from cardwar.web.live.table import Table
 from cardwar.web.live.wire import Said
+from cardwar.web.store.live import TableRow
 from cardwar.web.tasks import stop
 
 from helpers import ClientFactory
@@ -326,3 +332,89 @@ def test_long_runs_and_estimates_are_lines_of_the_whole_server(broker: str) -> N
 async def _turn_of(limits: Any) -> str:
     async with limits.estimates.turn():
         return "its turn"
+
+
+def two_presences(url: str) -> tuple[RedisPresences, RedisPresences]:
+    """The presences of two processes over one broker (each its own client)."""
+    return RedisPresences(Broker(url)), RedisPresences(Broker(url))
+
+
+def test_a_lock_cancelled_as_it_reads_the_row_leaves_the_newer_presence_in_redis(
+    broker: str,
+) -> None:
+    """One process saves the table (a newer row, and its save's mark); the other, which read
+    the table before, locks it and is cancelled (its socket gone) while it reads the row again:
+    Redis keeps the newer mark, so that its next lock reads the newer row. (An older row went
+    back with an older mark once, and that process showed the round before the one dealt, for
+    good: tests/web/test_live_fuzz.py over two processes.)"""
+    old = TableRow("c", "w", "h", {}, 1, None, (), "round-1", None, None, 0.0, 0.0)
+    rows = {"c": old}
+
+    async def reload(code: str) -> TableRow:
+        return rows[code]
+
+    async def run() -> str:
+        one, other = two_presences(broker)
+        mine, theirs = Presence(Table(old)), Presence(Table(old))
+        try:
+            async with other.locked(theirs, reload):
+                pass  # the other process knows the table
+            async with one.locked(mine, reload):  # and this one deals its next round
+                rows["c"] = replace(old, round_id="round-2")
+                mine.table, mine.saved = replace(mine.table, row=rows["c"]), "dealt"
+            reading, never = asyncio.Event(), asyncio.Event()
+
+            async def slow(code: str) -> TableRow:
+                reading.set()
+                await never.wait()
+                return rows[code]
+
+            async def lock_slowly() -> None:
+                async with other.locked(theirs, slow):
+                    pass
+
+            cancelled = asyncio.create_task(lock_slowly())
+            await asyncio.wait_for(reading.wait(), WAIT_S)
+            cancelled.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await cancelled
+            async with other.locked(theirs, reload):
+                return theirs.table.row.round_id
+        finally:
+            await one.broker.close()
+            await other.broker.close()
+
+    assert asyncio.run(run()) == "round-2"
+
+
+def test_a_table_locked_longer_than_its_lease_stays_locked(
+    broker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A holder renews its lease while it holds the table (a long run, a slow database), and
+    gives the lock back at the end; a process that dies renews nothing, and its lock lapses
+    (tests/web/test_live_processes.py)."""
+    monkeypatch.setattr(presence, "RENEW_S", 0.05)
+    old = TableRow("c", "w", "h", {}, 1, None, (), "round-1", None, None, 0.0, 0.0)
+
+    async def reload(code: str) -> TableRow:
+        return old
+
+    async def run() -> tuple[list[int], int]:
+        one, _ = two_presences(broker)
+        key = one.broker.key("lock", "c")
+        lives: list[int] = []
+        try:
+            async with one.locked(Presence(Table(old)), reload):
+                lives.append(await one.broker.redis.pttl(key))
+                for _ in range(int(WAIT_S / 0.01)):  # until renewed: no other event says so
+                    await asyncio.sleep(0.01)
+                    lives.append(await one.broker.redis.pttl(key))
+                    if lives[-1] > lives[-2]:  # longer than a moment before: renewed
+                        break
+            return lives, await one.broker.redis.exists(key)
+        finally:
+            await one.broker.close()
+
+    lives, left = asyncio.run(run())
+    assert lives[-1] > lives[-2] and lives[-1] <= presence.LEASE_S * 1000
+    assert left == 0

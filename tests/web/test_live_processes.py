@@ -20,10 +20,13 @@ from urllib.parse import urlsplit
 
 import httpx2 as httpx
 import pytest
+import redis
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from cardwar import persist
 from cardwar.web.broker import split_url
+from cardwar.web.live.presence import LEASE_S
 from cardwar.web.store import Store
 
 from live import HANG_S, LiveServer
@@ -249,6 +252,70 @@ def test_a_process_killed_mid_round_loses_its_people_nothing(
         mia.flip(battle)
         assert ann.until("played")["round"]["battles"] == battle
         assert mia.until("played")["round"]["battles"] == battle
+
+
+PLAYS_ON_S = 10.0
+"""How soon a table plays on through another process after one died holding it (docs/deploy.md
+#several-processes): a lease (`LEASE_S`) and a moment."""
+
+
+def test_a_process_killed_holding_a_table_stops_it_seconds_and_blames_no_broker(
+    database: Path | str, broker: str, two_servers: list[LiveServer]
+) -> None:
+    """`kill -9` of the process the host's socket is on while it holds the table's Redis lock
+    (left in Redis as it is at the instant a process dies holding it: the lock on its lease, the
+    round's note taken): the guest's flip, through the other process, plays the battle within
+    seconds (the lease lapses; nobody waits for it to be given back); the host's page rejoins
+    through the other process, at her seat, and the round plays on. Nobody is told the broker
+    is away, or the table busy, and nobody is told a flip twice: each battle is told once, and
+    stored once, 1..N."""
+    one, other = two_servers
+    ann, mia, code, _ = three_battles_in(one, other)
+    ann.flip(4)  # a flip of the next battle, in the process that dies
+    assert mia.until("flipped") == {"type": "flipped", "seat": 0, "waiting": [1]}
+    one.kill()
+    address, prefix = split_url(broker)
+    with redis.Redis.from_url(address) as shared:
+        shared.set(f"{prefix}lock:{code}", "the process killed", px=int(LEASE_S * 1000))
+        shared.delete(f"{prefix}round:{code}")
+    killed = time.monotonic()
+    mia.flip(4)
+    heard = [mia.next()]
+    while heard[-1]["type"] != "played":
+        heard.append(mia.next())
+    assert time.monotonic() - killed < PLAYS_ON_S
+    assert heard[-1]["round"]["battles"] == 4
+    with pytest.raises(ConnectionClosed):
+        ann.until("never")  # the socket is gone with its process
+    table = ann.join(code, through=other)  # the page's rejoin, through the process left
+    assert table["you"] == {"seat": 0, "host": True}
+    assert table["round"]["battles"] == 4
+    ann.flip(4)  # the page's flip again, a battle late: nothing to tell anyone
+    for battle in (5, 6):
+        ann.flip(battle)
+        heard.append(mia.next())
+        while heard[-1]["type"] != "flipped":
+            heard.append(mia.next())
+        mia.flip(battle)
+        assert ann.until("played")["round"]["battles"] == battle
+        heard.append(mia.next())
+        while heard[-1]["type"] != "played":
+            heard.append(mia.next())
+    kinds = [message["type"] for message in heard]
+    assert "error" not in kinds, heard
+    assert kinds.count("flipped") == 2, heard  # Ann's for battles 5 and 6, and no other
+    played = [message["round"]["battles"] for message in heard if message["type"] == "played"]
+    assert played == [4, 5, 6]
+    store = Store(database)
+    try:
+        row = store.live.get_table(code)
+        assert row is not None
+        stored = store.get(row.round_id)
+    finally:
+        store.close()
+    assert stored is not None and stored.history["battles"] == 6
+    again = persist.from_history(stored.history)  # battles 1..6, each once, on the engine
+    assert persist.snapshot(again) == stored.snapshot
 
 
 def children(pid: int) -> set[int]:

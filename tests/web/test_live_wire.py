@@ -93,9 +93,9 @@ def test_a_message_is_written_once_as_the_json_every_socket_gets() -> None:
     assert body(shown)["match"] is None and body(shown)["type"] == "table"
 
 
-def test_a_played_message_is_marked_where_it_leaves_its_round_even_from_another_process() -> None:
-    """A socket shown the table after some battles lets their `played` go by this mark: the
-    round's seed and battles, read the same from the text another process wrote."""
-    said = write(Played("host", [], 10, [], {"seed": 7, "battles": 30}))
-    assert said.mark == (7, 30) and Said.heard(said.text) == said
-    assert write(Pong()).mark is None and Said.heard(write(Pong()).text).mark is None
+def test_a_message_goes_between_processes_with_its_number_at_its_table() -> None:
+    """A socket shown the table lets go a message told before (`Said.number`): the number is
+    read the same from what another process carried, and the text is the device's, as written."""
+    said = write(Played("host", [], 10, [], {"seed": 7, "battles": 30}))._replace(number=12)
+    assert Said.heard(said.carried) == said and said.text.startswith('{"type":"played"')
+    assert write(Pong()).number == 0 and Said.heard(write(Pong()).carried).number == 0

@@ -23,7 +23,7 @@ from cardwar.web.game.players import PlayerIds, Players
 from cardwar.web.game.rounds import Rounds
 from cardwar.web.guard import Guard
 from cardwar.web.limits import Limits
-from cardwar.web.live.errors import every_error
+from cardwar.web.live.errors import TableBusy, every_error
 from cardwar.web.live.hub import Hub, InProcessHub
 from cardwar.web.live.presence import InProcessPresences, Presences
 from cardwar.web.live.service import LiveTables
@@ -118,7 +118,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async def look_at_live_tables(every: float) -> None:
         while True:
             await asyncio.sleep(every)
-            with contextlib.suppress(BrokerDown):  # logged by the broker; the next tick again
+            # A broker out of reach (logged by the broker), or a table busy in another process:
+            # the next tick again.
+            with contextlib.suppress(BrokerDown, TableBusy):
                 await live.tick()
 
     live: LiveTables = app.state.live

@@ -201,7 +201,7 @@ class RedisHub:
 
     async def publish(self, channel: str, message: Said) -> None:
         key = self.broker.channel(channel)
-        await self.broker.call(lambda: self.broker.redis.publish(key, message.text))
+        await self.broker.call(lambda: self.broker.redis.publish(key, message.carried))
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Any]:

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from cardwar.web.errors import BrokerDown
+from cardwar.web.live.errors import TableBusy
 from cardwar.web.live.presence import Presence
 from cardwar.web.live.room import Room
 from cardwar.web.live.table import Who
@@ -79,8 +80,8 @@ class Doors:
 
     async def leave(self, code: str, who: Who) -> None:
         """A socket of `who` has closed: a person with no other socket, in any process still
-        serving, is away from now on. With the broker out of reach, BrokerDown, and the sweep
-        says so once it is back (`unsettled`)."""
+        serving, is away from now on. With the broker out of reach, BrokerDown (or the table
+        busy elsewhere, TableBusy), and the sweep says so later (`unsettled`)."""
         if who.seat is None:
             return
         self._count(code, who.seat, -1)
@@ -91,7 +92,7 @@ class Doors:
             async with self.room.locked(presence):
                 if presence.table.seats[who.seat].holder == who.player:
                     await self._away_if_gone(presence, (who.seat,))
-        except BrokerDown:
+        except (BrokerDown, TableBusy):
             self.unsettled.setdefault(code, set()).add(who.seat)
             raise
 

@@ -3,7 +3,8 @@
 Every error of a live table is a `TableError` and says, once, how it is answered: `status` over
 HTTP, and `close`, the code a socket is closed with (None: the socket is told, in an `error`
 message, and kept). A validation, a permission, a rate and a state are told apart by their status
-(422, 403, 429 and 409), as the rest of the API tells them apart.
+(422, 403, 429 and 409), as the rest of the API tells them apart; a table busy in another process
+is 503, a try again, as is a broker out of reach (`BrokerDown`), whose words it does not share.
 """
 
 from __future__ import annotations
@@ -150,6 +151,17 @@ class TooSoon(TableError, TryAgain):
     def __init__(self, words: str, retry_after: float) -> None:
         super().__init__(words)
         self.retry_after = max(1, int(retry_after) + (retry_after % 1 > 0))
+
+
+# -- not now (503) -------------------------------------------------------------------------------
+
+
+class TableBusy(TableError, TryAgain):
+    """Another process of several holds the table longer than a request waits for it (a long
+    run there): try again. Never a broker out of reach (`BrokerDown`), nor a process that died
+    holding it (its lease lapses first: `presence.py`)."""
+
+    status = 503
 
 
 def every_error() -> tuple[type[TableError], ...]:

@@ -100,6 +100,9 @@ class Room:
     @staticmethod
     def tell(presence: Presence, *messages: Out) -> None:
         """Tell every socket of the table `messages`, as this request lets the table go (after
-        what was told before them). Call it with the table locked."""
+        what was told before them), each numbered after them (`Presence.said`). Call it with the
+        table locked."""
         assert presence.lock.locked(), "told without locking the table"
-        presence.told.extend(write(message) for message in messages)
+        for message in messages:
+            presence.said += 1
+            presence.told.append(write(message)._replace(number=presence.said))

@@ -257,13 +257,14 @@ class LiveTables:
         presence = await self.room.open_table(code, look=True)
         return await self.battles.shown(presence, event)
 
-    async def shown_to_join(self, code: str) -> Shown:
-        """The whole table as a socket joining it is shown: read with the table locked, so that
-        it is the newest there is (what was told before has gone out; a `played` still on its
-        way to this process is let go by the socket: `Said.mark`)."""
+    async def shown_to_join(self, code: str) -> tuple[Shown, int]:
+        """The whole table as a socket joining it is shown, and the number of the last message
+        told before it (`Said.number`): read with the table locked, so that it is the newest
+        there is. What was told before has gone out; a message of those still on its way to
+        this process is let go by the socket (`sockets._hear`): its table holds it already."""
         presence = await self.room.open_table(code)
         async with self.room.locked(presence):
-            return await self.battles.shown(presence)
+            return await self.battles.shown(presence), presence.said
 
     def who(self, table: Table, player: str | None) -> Who:
         """Who the browser `player` is at `table`: at the seat it holds, or a watcher."""

@@ -20,7 +20,7 @@ from cardwar.web.deps import Services
 from cardwar.web.errors import BrokerDown, TryAgain
 from cardwar.web.guard import header
 from cardwar.web.limits import Limits
-from cardwar.web.live.errors import BadMessage, TableClosed, TableError
+from cardwar.web.live.errors import BadMessage, TableBusy, TableClosed, TableError
 from cardwar.web.live.hub import Subscription
 from cardwar.web.live.service import LiveTables
 from cardwar.web.live.table import Who
@@ -38,14 +38,14 @@ from cardwar.web.live.wire import (
     Problem,
     React,
     Welcome,
-    mark_of,
     read_message,
     write,
 )
 from cardwar.web.tasks import stop
 
 # Close codes: the standard ones a hostile or too-slow client meets; a table that is not there
-# (4404) or has closed (4410) closes with its error's own (`TableError.close`).
+# (4404) or has closed (4410) closes with its error's own (`TableError.close`); a table busy in
+# another process as it joins, 1013 with its own words (not the broker's: it is not away).
 LEFT, UNREADABLE, POLICY, TOO_BIG, TRY_LATER = 1000, 1003, 1008, 1009, 1013
 CLOSED = TableClosed.close
 BROKER_AWAY = "the server cannot reach its broker: join again"
@@ -92,6 +92,8 @@ async def serve(websocket: WebSocket, live: LiveTables, code: str = "", watch: s
             if not watch and server.ids.valid(player):
                 who = live.who(table, player)
             await talk(websocket, live, code, who)
+        except TableBusy as error:  # held elsewhere as it was shown the table: come again
+            await refuse(websocket, TRY_LATER, str(error))
         except TableError as error:
             await refuse(websocket, error.close or POLICY, str(error))
         except BrokerDown:  # before it listened, or as it was shown the table: nothing heard
@@ -116,23 +118,26 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
     async with live.hub.subscribe(code) as heard:
         try:
             await websocket.send_text(write(Welcome({"seat": who.seat, "host": who.host})).text)
-            shown = await live.shown_to_join(code)
+            shown, said = await live.shown_to_join(code)
             await websocket.send_text(write(shown).text)
         except (WebSocketDisconnect, RuntimeError):
             return  # gone before it was shown the table (a message too big closes it at once)
         try:
             await live.doors.arrive(code, who)
         except BrokerDown:  # the others cannot be told it is here: its page tries again
-            with contextlib.suppress(BrokerDown):
+            with contextlib.suppress(BrokerDown, TableBusy):
                 await live.doors.leave(code, who)  # counted in before the telling failed
             await websocket.close(TRY_LATER, BROKER_AWAY)
+            return
+        except TableBusy as error:  # counted out again (`Doors.arrive`): its page tries again
+            await websocket.close(TRY_LATER, str(error)[:120])
             return
         reading = asyncio.create_task(read(websocket, live, code, who))
         # One wait a message, and no task and no wait-set of its own (a thousand sockets' worth
         # of them kept the collector busy): when the reading ends, `next` returns None.
         reading.add_done_callback(lambda _: heard.wake())
         try:
-            await _hear(websocket, heard, reading, mark_of(shown))
+            await _hear(websocket, heard, reading, said)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -144,11 +149,12 @@ async def _hear(
     websocket: WebSocket,
     heard: Subscription,
     reading: asyncio.Task[Ending],
-    shown: tuple[int, int] | None,
+    shown: int,
 ) -> None:
     """Send the socket each message said at the table, until the reading ends or it falls
-    behind (dropped by the hub, or by a broker that was lost: its page rejoins). Battles the
-    table it was `shown` (its round's seed and battles) already held are not told again."""
+    behind (dropped by the hub, or by a broker that was lost: its page rejoins). It listened
+    before it was shown the table: a message told before that (numbered up to `shown`), which
+    the table it was shown holds already, is let go; every later one is told."""
     while True:
         said = await heard.next()
         if reading.done():
@@ -159,10 +165,10 @@ async def _hear(
         if said is None:
             await websocket.close(TRY_LATER, BROKER_AWAY if heard.lost else BEHIND)
             return
-        if shown is not None and said.mark is not None:
-            if said.mark[0] == shown[0] and said.mark[1] <= shown[1]:
-                continue  # played before the table was shown: it holds them already
-            shown = None  # the first battles after: nothing older can come now
+        if 0 < said.number <= shown:
+            continue  # told before the table was shown: it holds it already
+        if said.number:
+            shown = 0  # the first told after: nothing older comes now (they come in order)
         await websocket.send_text(said.text)
         if said.type == "closed":
             await websocket.close(CLOSED, "the table has closed")
@@ -176,13 +182,13 @@ LEAVING: set[asyncio.Task[None]] = set()
 async def leave(live: LiveTables, code: str, who: Who) -> None:
     """Count the socket out of its table, to the end even if the socket's own task is being
     cancelled (its connection gone, the server stopping): the seat must not stay present for
-    ever, nor the table's lock taken. A broker out of reach meanwhile: the others hear of it
-    when they rejoin."""
+    ever, nor the table's lock taken. A broker out of reach meanwhile, or the table busy
+    elsewhere: the sweep tells the others (`Doors.unsettled`)."""
     leaving = asyncio.ensure_future(live.doors.leave(code, who))
     LEAVING.add(leaving)
     leaving.add_done_callback(LEAVING.discard)
     leaving.add_done_callback(lambda done: done.cancelled() or done.exception())
-    with contextlib.suppress(BrokerDown):
+    with contextlib.suppress(BrokerDown, TableBusy):
         await asyncio.shield(leaving)
 
 

@@ -260,32 +260,26 @@ _UNLESS_NONE = {(Played, "match"), (Played, "tally"), (Played, "speed"), (Played
 
 
 class Said(NamedTuple):
-    """A message as it goes to every socket: its `type`, and its JSON text, written once. A
-    `played` message is marked with its round's seed and battles after it (`mark`), so that a
-    socket shown the table after those battles were played, but before the message reached its
-    process, lets it go rather than tell them twice (`sockets._hear`)."""
+    """A message as it goes to every socket: its `type`, and its JSON text, written once; and
+    its `number` at its table (1, 2, …: every message told there, in the order told, by every
+    process; 0 for none), so that a socket shown the table after a message was told, but before
+    the message reached it, lets it go rather than hear it twice (`sockets._hear`). Between
+    processes it goes as its number and its text (`carried`, `heard`)."""
 
     type: str
     text: str
-    mark: tuple[int, int] | None = None
+    number: int = 0
 
     @classmethod
-    def heard(cls, text: str) -> Said:
-        """A message as another process wrote it (its JSON text), read once."""
-        found = json.loads(text)
-        return cls(found["type"], text, _mark(found))
+    def heard(cls, carried: str) -> Said:
+        """A message as another process carried it (`carried`), read once."""
+        number, _, text = carried.partition(" ")
+        return cls(json.loads(text)["type"], text, int(number))
 
-
-def _mark(found: dict[str, Any]) -> tuple[int, int] | None:
-    """Where a `played` message leaves its round: its seed and battles (None: another kind)."""
-    if found["type"] != "played":
-        return None
-    return int(found["round"]["seed"]), int(found["round"]["battles"])
-
-
-def mark_of(shown: Shown) -> tuple[int, int]:
-    """Where the round stands in the whole table `shown`: its seed and battles."""
-    return int(shown.round["seed"]), int(shown.round["battles"])
+    @property
+    def carried(self) -> str:
+        """The message as it is carried to the other processes: its number, then its text."""
+        return f"{self.number} {self.text}"
 
 
 def body(message: Out) -> dict[str, Any]:
@@ -304,4 +298,4 @@ def write(message: Out) -> Said:
     """`message` as every socket is sent it."""
     found = body(message)
     text = json.dumps(found, ensure_ascii=False, separators=(",", ":"))
-    return Said(found["type"], text, _mark(found))
+    return Said(found["type"], text)
