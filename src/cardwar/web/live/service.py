@@ -27,21 +27,26 @@ from cardwar.errors import RulesError
 from cardwar.rules import Rules
 from cardwar.web.game.matches import Matches
 from cardwar.web.game.rounds import Rounds
-from cardwar.web.game.seats import Seat, SeatsError, check_seats
+from cardwar.web.game.seats import Seat
 from cardwar.web.live.battles import Battles
 from cardwar.web.live.doors import Doors
-from cardwar.web.live.errors import BadClock, BadRules, TableNotFound, TooManyTables
+from cardwar.web.live.errors import BadRules, TableNotFound, TooManyTables
 from cardwar.web.live.hub import Hub
 from cardwar.web.live.presence import InProcessPresences, Presence, Presences
 from cardwar.web.live.room import Room
-from cardwar.web.live.table import HOST, Reclaimed, Seated, Table, Who, four_seats
+from cardwar.web.live.table import (
+    Reclaimed,
+    Seated,
+    Table,
+    Who,
+    chosen_for_a_table,
+    opened_row,
+)
 from cardwar.web.live.wire import Next, Shown
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
-from cardwar.web.store.live import TableRow, TableSeat
+from cardwar.web.store.live import TableRow
 
-CLOCKS = (None, 10, 30)
-"""The turn clocks a host may choose, in seconds (None: no clock)."""
 IDLE_LOOK_S = 60.0
 """How often the store is asked for the tables idle too long (the turn clocks, every tick)."""
 SWEEP_S = 2.0
@@ -79,12 +84,7 @@ class LiveTables:
     ) -> TableRow:
         """Open a table for the browser `host` at seat 0 and deal its first round (of a match
         when `best_of` > 1); TooManyTables beyond the tables a browser may have."""
-        if clock_s not in CLOCKS:
-            raise BadClock(f"clock_s: must be one of null, 10 or 30 seconds, not {clock_s!r}")
-        chosen = Rules.choose(preset, rules)
-        if len(seats) != chosen.players:
-            raise SeatsError(f"seats: list one seat for each of the {chosen.players} players")
-        checked = check_seats(four_seats(seats), chosen.players)
+        chosen, checked = chosen_for_a_table(preset, rules, seats, clock_s)
         open_now = await run_in_threadpool(self.store.live.open_tables_of, host)
         if open_now >= self.settings.live_tables_per_browser:
             raise TooManyTables(
@@ -95,14 +95,9 @@ class LiveTables:
         round_id, match_id = await run_in_threadpool(
             self.battles.deal_first, host, chosen, best_of, checked, code
         )
-        now = self.room.clock()
-        table_seats = tuple(
-            TableSeat(seat.kind, seat.name, host if index == HOST else None)
-            for index, seat in enumerate(checked[: chosen.players])
-        )
-        row = TableRow(
-            code, watch, host, chosen.to_dict(), best_of, clock_s, table_seats,
-            round_id, match_id, None, now, now,
+        row = opened_row(
+            (code, watch), host, chosen, best_of, clock_s, checked, (round_id, match_id),
+            now=self.room.clock(),
         )  # fmt: skip
         await run_in_threadpool(self.store.live.insert_table, row)
         self.room.tables[code] = Presence(Table(row))

@@ -30,8 +30,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from cardwar.rules import Rules
 from cardwar.web.game.seats import Seat, SeatsError, check_seats, default_name
 from cardwar.web.live.errors import (
+    BadClock,
     BadEmoji,
     BadName,
     BadRules,
@@ -59,6 +61,8 @@ REACTIONS = ("👏", "😮", "😂", "🙈")
 """What a person may send to the table."""
 REACT_EVERY_S = 1.0
 """A seat reacts at most once this often."""
+CLOCKS = (None, 10, 30)
+"""The turn clocks a host may choose, in seconds (None: no clock)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,6 +508,39 @@ class Table:
         if seat.holder is not None and seat.holder == self.seats[index].holder:
             return replace(self, row=row)
         return replace(self, row=row, here=self.here.without(index), asked=self.asked - {index})
+
+
+def chosen_for_a_table(
+    preset: str, rules: Mapping[str, Any] | None, seats: Sequence[Seat], clock_s: int | None
+) -> tuple[Rules, tuple[Seat, ...]]:
+    """The rules and the four seats a host chose for a new table, checked: BadClock, RulesError
+    or SeatsError naming what does not fit."""
+    if clock_s not in CLOCKS:
+        raise BadClock(f"clock_s: must be one of null, 10 or 30 seconds, not {clock_s!r}")
+    chosen = Rules.choose(preset, None if rules is None else dict(rules))
+    if len(seats) != chosen.players:
+        raise SeatsError(f"seats: list one seat for each of the {chosen.players} players")
+    return chosen, check_seats(four_seats(seats), chosen.players)
+
+
+def opened_row(
+    codes: tuple[str, str],
+    host: str,
+    rules: Rules,
+    best_of: int,
+    clock_s: int | None,
+    seats: Sequence[Seat],
+    dealt: tuple[str, str | None],
+    *,
+    now: float,
+) -> TableRow:
+    """The row of a table just opened (`codes`: its invite and watch codes; `dealt`: its first
+    round and match): the host at seat 0, the other people's seats free."""
+    held = tuple(
+        TableSeat(seat.kind, seat.name, host if index == HOST else None)
+        for index, seat in enumerate(seats[: rules.players])
+    )
+    return TableRow(*codes, host, rules.to_dict(), best_of, clock_s, held, *dealt, None, now, now)
 
 
 def computer_name(row: TableRow, seat: int) -> str:
