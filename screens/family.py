@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from live import Device
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from live import Device
 from moments import CHROMIUM
 
 WAIT_MS = 30_000
