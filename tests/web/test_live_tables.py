@@ -405,10 +405,10 @@ def test_the_host_deals_new_rules_for_everyone_and_anyone_asks_for_another_round
             assert problem in until(ann_ws, "error")["message"]
         mia_ws.send_json({"type": "next", "rules": {"war_down": 3}, "abandon": True})
         assert "Only the table's host" in until(mia_ws, "error")["message"]
-        ann_ws.send_json({"type": "play", "count": 3, "speed": "slow", "ask": 7})
+        ann_ws.send_json({"type": "play", "count": 3, "speed": "slow", "tag": 7})
         three = until(mia_ws, "played")
         assert (three["played"], three["speed"], three["round"]["battles"]) == (3, "slow", 3)
-        assert three["ask"] == 7  # told back to every device: the host's page knows its own
+        assert three["tag"] == 7  # told back to every device: the host's page knows its own
         ann_ws.send_json({"type": "next", "rules": {"war_down": 3}, "best_of": 3, "abandon": True})
         for ws in (ann_ws, mia_ws):  # the table's round, dealt on every device
             dealt = until(ws, "table")

@@ -65,10 +65,10 @@ class Battles:
         by: str,
         late: Sequence[int] = (),
         speed: str | None = None,
-        ask: int | None = None,
+        tag: int | None = None,
     ) -> None:
         """Play `count` battles (None: to the round's end), commit them, then tell every socket
-        (at the host's `speed`, with the host's `ask`, when the host played them). Call it with
+        (at the host's `speed`, with the host's `tag`, when the host played them). Call it with
         the table locked."""
         row = presence.table.row
         play = partial(self.rounds.play, row.round_id, at_table=row.code, seats=row.round_seats())
@@ -95,7 +95,7 @@ class Battles:
             if row.match_id is not None:
                 match = _without_ids(await run_in_threadpool(self.matches.get, row.match_id))
         message = Played(
-            by, list(late), played, battles, _public_round(shown), match, tally, speed, ask
+            by, list(late), played, battles, _public_round(shown), match, tally, speed, tag
         )
         self.room.tell(presence, message)
 

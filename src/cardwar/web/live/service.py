@@ -145,14 +145,14 @@ class LiveTables:
         who: Who,
         count: int | None,
         speed: str | None = None,
-        ask: int | None = None,
+        tag: int | None = None,
     ) -> None:
         """The host plays `count` battles at once (None: to the end of the round), shown on
-        every device at the host's `speed`, told with the host's page's `ask`."""
+        every device at the host's `speed`, told with the host's page's `tag`."""
         presence = await self.room.open_table(code)
         async with self.room.locked(presence):
             presence.table.can_play_many(who, await self.battles.view(presence))
-            await self.battles.play(presence, count, by="host", speed=speed, ask=ask)
+            await self.battles.play(presence, count, by="host", speed=speed, tag=tag)
 
     async def react(self, code: str, who: Who, emoji: str) -> None:
         """A person's reaction, shown on their seat; at most one a second each."""

@@ -243,7 +243,7 @@ async def act(websocket: WebSocket, live: LiveTables, code: str, who: Who, messa
     if isinstance(message, Play) and message.to_end and who.host and who.player is not None:
         await limits.long_runs.enter(who.player)
         try:
-            await live.play_many(code, who, None, message.speed, message.ask)
+            await live.play_many(code, who, None, message.speed, message.tag)
         finally:
             await limits.long_runs.leave(who.player)
     elif isinstance(message, Ping):
@@ -255,7 +255,7 @@ async def act(websocket: WebSocket, live: LiveTables, code: str, who: Who, messa
         await live.flip(code, who, message.battle)
     elif isinstance(message, Play):
         count = None if message.to_end else (message.count or 10)
-        await live.play_many(code, who, count, message.speed, message.ask)
+        await live.play_many(code, who, count, message.speed, message.tag)
     elif isinstance(message, React):
         await live.react(code, who, message.emoji)
     elif isinstance(message, Give):

@@ -79,14 +79,14 @@ MOST_AT_ONCE = 500
 
 class Play(Strict):
     """The host plays battles at once: `count` of them (10 when absent), or (`to_end`) the rest
-    of the round; `speed`, the host's, is how every device shows them; `ask`, a number the
+    of the round; `speed`, the host's, is how every device shows them; `tag`, a number the
     host's page chose, is told back with them, so that it knows its own battles."""
 
     type: Literal["play"]
     to_end: StrictBool = False
     count: Annotated[StrictInt, Field(ge=1, le=MOST_AT_ONCE)] | None = None
     speed: Literal["slow", "normal", "fast", "instant"] | None = None
-    ask: Annotated[StrictInt, Field(ge=0, le=2**31)] | None = None
+    tag: Annotated[StrictInt, Field(ge=0, le=2**31)] | None = None
 
 
 class React(Strict):
@@ -205,7 +205,7 @@ class Shown:
 class Played:
     """Battles were played and committed: `by` whom ("flips", "clock" or "host"), the seats the
     clock flipped for, how many, the last records, the round; at a round's end the tally (and
-    the match, in one); the host's `speed` and `ask` when the host played them."""
+    the match, in one); the host's `speed` and `tag` when the host played them."""
 
     by: str
     late: list[int]
@@ -215,7 +215,7 @@ class Played:
     match: dict[str, Any] | None = None
     tally: list[dict[str, Any]] | None = None
     speed: str | None = None
-    ask: int | None = None
+    tag: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +239,7 @@ OUT: dict[type[Any], tuple[str, tuple[str, ...]]] = {
     Flipped: ("flipped", ("seat", "waiting")),
     Played: (
         "played",
-        ("by", "late", "played", "battles", "round", "match", "tally", "speed", "ask"),
+        ("by", "late", "played", "battles", "round", "match", "tally", "speed", "tag"),
     ),
     Seated: ("seated", ("seat", "name")),
     Away: ("away", ("seat",)),
@@ -255,7 +255,7 @@ OUT: dict[type[Any], tuple[str, tuple[str, ...]]] = {
 }
 """Each outbound type's `type` on the wire, and the fields it writes (`Given.play` is the
 table's word to the service, not a device's)."""
-_UNLESS_NONE = {(Played, "match"), (Played, "tally"), (Played, "speed"), (Played, "ask")}
+_UNLESS_NONE = {(Played, "match"), (Played, "tally"), (Played, "speed"), (Played, "tag")}
 """Fields left out of a message while they are None, rather than written null."""
 
 

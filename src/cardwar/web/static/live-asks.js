@@ -67,14 +67,14 @@ export function livePlay() {
   send({ type: "play", count: 10 });
 }
 
-/** The host's page waits here for the battles it asked for (`ask`: the number it sent, which
+/** The host's page waits here for the battles it asked for (`tag`: the number it sent, which
  * the table tells back with them): live.js settles it once they have been shown (true), or the
  * table refused them or cannot be reached (false). */
-export const landing = { settle: null, ask: 0 };
+export const landing = { settle: null, tag: 0 };
 
-/** The host asks the table for battles (`ask`: `count`, `speed`); true once they have been
+/** The host asks the table for battles (`battles`: their `count`, `speed`); true once they have been
  * shown on this device, false if they could not be played (the host-only words said). */
-export function livePlayed(ask) {
+export function livePlayed(battles) {
   const live = state.live;
   if (!live || live.link !== "open" || !state.round || state.round.outcome) return Promise.resolve(false);
   if (!live.host) {
@@ -82,13 +82,13 @@ export function livePlayed(ask) {
     return Promise.resolve(false);
   }
   landing.settle?.(false);
-  landing.ask = (landing.ask + 1) % 2 ** 31;
+  landing.tag = (landing.tag + 1) % 2 ** 31;
   return new Promise((resolve) => {
     landing.settle = (shown) => {
       landing.settle = null;
       resolve(shown);
     };
-    if (!send({ type: "play", ...ask, ask: landing.ask })) landing.settle(false);
+    if (!send({ type: "play", ...battles, tag: landing.tag })) landing.settle(false);
   });
 }
 

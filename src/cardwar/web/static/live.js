@@ -175,7 +175,7 @@ async function played(message) {
     if (match) dispatch({ type: "matched", match });
     return landPlayed({ round, battles }, before, tempo, { ended: scoreAgain });
   });
-  if (message.ask === landing.ask) landing.settle?.(true); // the host's own, asked for by its run
+  if (message.tag === landing.tag) landing.settle?.(true); // the host's own, asked for by its run
 }
 
 /** Once a round ends: the scoreboard, from the table's tally the round's message brought. */
