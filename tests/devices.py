@@ -5,6 +5,8 @@ message is bounded (`heard`), so a message that never comes fails the test inste
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import anyio
@@ -87,6 +89,24 @@ def open_table(host: Device, people: int = 2, players: int = 2, **body: Any) -> 
     assert answer.status_code == 201, answer.text
     found: dict[str, Any] = answer.json()
     return found
+
+
+@contextmanager
+def ann_and_mia(
+    client: TestClient, **body: Any
+) -> Iterator[tuple[str, WebSocketTestSession, WebSocketTestSession]]:
+    """Ann's table (`body`: more of its opening body) with Mia at seat 1, both of their sockets
+    open and joined: the table's code and the two sockets."""
+    host, mia = Device(client), Device(client)
+    code = open_table(host, **body)["invite"]["code"]
+    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
+    with (
+        host.socket(f"/api/tables/{code}/live") as ann_ws,
+        mia.socket(f"/api/tables/{code}/live") as mia_ws,
+    ):
+        joined(ann_ws)
+        joined(mia_ws)
+        yield code, ann_ws, mia_ws
 
 
 def live_of(client: TestClient) -> Any:

@@ -93,6 +93,31 @@ def join(page: Page, link: str, name: str, host: str = "Ann") -> None:
     expect(page.get_by_test_id("live-bar")).to_contain_text(f"{host}'s table")
 
 
+class Cable:
+    """Playwright's route_web_socket standing between a page and the server, as its network:
+    `cut` closes the page's sockets and keeps new ones from getting through, `mend` lets them."""
+
+    def __init__(self) -> None:
+        self.cutting = False
+        self.through: list[WebSocketRoute] = []
+
+    def route(self, socket: WebSocketRoute) -> None:
+        if self.cutting:
+            socket.close()
+            return
+        socket.connect_to_server()
+        self.through.append(socket)
+
+    def cut(self) -> None:
+        self.cutting = True
+        for socket in self.through:
+            socket.close()
+        self.through.clear()
+
+    def mend(self) -> None:
+        self.cutting = False
+
+
 def caption(page: Page) -> Any:
     return expect(page.get_by_test_id("message"))
 
@@ -228,23 +253,12 @@ def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
     """Playwright's route_web_socket stands between Mia's page and the server: the test cuts it,
     keeps it cut while the page tries again, then lets it through."""
     ann, ann_watch, link, _ = host_at_a_table(browser, shared_server)
-    cut = {"on": False}
-    through: list[WebSocketRoute] = []
-
-    def route(socket: WebSocketRoute) -> None:
-        if cut["on"]:
-            socket.close()
-            return
-        socket.connect_to_server()
-        through.append(socket)
-
-    mia, mia_watch = device(browser, shared_server, PHONE, route)
+    cable = Cable()
+    mia, mia_watch = device(browser, shared_server, PHONE, cable.route)
     join(mia, link, "Mia")
     turn(ann)
     caption(mia).to_contain_text("your turn")
-    cut["on"] = True
-    for socket in through:
-        socket.close()
+    cable.cut()
     expect(mia.get_by_test_id("live-link")).to_have_text("Reconnecting…")
     caption(mia).to_contain_text("Reconnecting… Your seat is kept")
     expect(button(mia, "Turn cards")).to_have_attribute("aria-disabled", "true")
@@ -253,7 +267,7 @@ def test_a_cut_connection_says_reconnecting_and_carries_on_when_it_is_back(
         "Waiting for Mia… Mia lost touch: the table waits for them to come back."
     )
     audit(mia)
-    cut["on"] = False
+    cable.mend()
     mia.evaluate("dispatchEvent(new Event('online'))")  # as a phone back on its network
     caption(mia).to_contain_text("your turn", timeout=WAIT_MS)  # the flip Ann made was kept
     expect(mia.get_by_test_id("live-link")).to_have_text("")
@@ -482,17 +496,8 @@ def test_each_device_shows_what_it_can_do_and_the_caption_keeps_the_battle_s_wor
     ann, ann_watch = open_page(browser, shared_server, DESKTOP)
     link, watch_link = open_table(ann, clock="30")
     close_invite(ann)
-    cut = {"on": False}
-    through: list[WebSocketRoute] = []
-
-    def route(socket: WebSocketRoute) -> None:
-        if cut["on"]:
-            socket.close()
-            return
-        socket.connect_to_server()
-        through.append(socket)
-
-    mia, mia_watch = device(browser, shared_server, PHONE, route)
+    cable = Cable()
+    mia, mia_watch = device(browser, shared_server, PHONE, cable.route)
     join(mia, link, "Mia")
     sam, sam_watch = device(browser, shared_server, PHONE)
     sam.goto(watch_link)
@@ -515,16 +520,14 @@ def test_each_device_shows_what_it_can_do_and_the_caption_keeps_the_battle_s_wor
     settle(ann)
     words = ann.get_by_test_id("message").inner_text()
     status = ann.locator('.seat-status[data-seat="1"]')
-    cut["on"] = True
-    through[-1].close()
+    cable.cut()
     expect(status).to_have_text("Reconnecting…")
     caption(ann).to_have_text(words)  # "Mia lost touch" is read out, not put in their place
-    cut["on"] = False
+    cable.mend()
     mia.evaluate("dispatchEvent(new Event('online'))")
     expect(status).to_be_hidden()
     caption(ann).to_have_text(words)  # nor "Mia is back"
-    cut["on"] = True
-    through[-1].close()
+    cable.cut()
     expect(status).to_have_text("Reconnecting…")
     turn(ann)  # the clock runs for Mia now, away or not
     expect(status).to_have_text(re.compile(r"^Reconnecting… · turns in [0-9]+ s$"))

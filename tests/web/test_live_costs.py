@@ -12,7 +12,7 @@ import pytest
 
 from cardwar.web.broker import Broker
 from cardwar.web.store.database import Database
-from devices import Device, joined, open_table, served, until
+from devices import ann_and_mia, served, until
 
 from helpers import ClientFactory
 
@@ -37,15 +37,7 @@ def test_a_flip_reads_nothing_from_the_database(
         return await call(self, command)
 
     client = served(live_tick_s=3600, live_messages_per_s=1000)
-    host, mia = Device(client), Device(client)
-    code = open_table(host)["invite"]["code"]
-    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
-    with (
-        host.socket(f"/api/tables/{code}/live") as ann,
-        mia.socket(f"/api/tables/{code}/live") as b,
-    ):
-        joined(ann)
-        joined(b)
+    with ann_and_mia(client) as (_, ann, b):
         for _ in range(2):  # the first battle reads the round into memory
             ann.send_json({"type": "flip"})
             until(b, "flipped")

@@ -14,7 +14,17 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from devices import COOKIE, Device, heard, joined, live_of, one_or_the_other, open_table, until
+from devices import (
+    COOKIE,
+    Device,
+    ann_and_mia,
+    heard,
+    joined,
+    live_of,
+    one_or_the_other,
+    open_table,
+    until,
+)
 
 from helpers import ClientFactory
 from live import HANG_S, LiveServer
@@ -386,15 +396,8 @@ def test_the_host_deals_new_rules_for_everyone_and_anyone_asks_for_another_round
     """House rules at a live table are the host's: they deal the table's next round for every
     device (at once, with `abandon`), for as many players as it has seats; a guest asks for
     another round once one ends, once, and the host's own ask deals it."""
-    host, mia = Device(client), Device(client)
-    code = open_table(host)["invite"]["code"]
-    mia.post(f"/api/tables/{code}/seats", {"seat": 1, "name": "Mia"})
-    with (
-        host.socket(f"/api/tables/{code}/live") as ann_ws,
-        mia.socket(f"/api/tables/{code}/live") as mia_ws,
-    ):
-        joined(ann_ws)
-        joined(mia_ws)
+    anyone = Device(client)
+    with ann_and_mia(client) as (code, ann_ws, mia_ws):
         for choice, problem in [
             ({"rules": {"war_down": 3}}, "still being played"),
             ({"rules": {"players": 3}, "abandon": True}, "this table has 2 seats"),
@@ -424,7 +427,7 @@ def test_the_host_deals_new_rules_for_everyone_and_anyone_asks_for_another_round
         mia_ws.send_json({"type": "again"})  # once a round: the host is not told again
         mia_ws.send_json({"type": "ping"})
         assert until(mia_ws, "pong") == {"type": "pong"}
-        assert host.get(f"/api/tables/{code}").json()["table"]["asked"] == [1]
+        assert anyone.get(f"/api/tables/{code}").json()["table"]["asked"] == [1]
         ann_ws.send_json({"type": "again"})  # the host's own deals it
         told = [heard(ann_ws)]
         while told[-1]["type"] != "table":
