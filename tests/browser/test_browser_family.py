@@ -10,7 +10,7 @@ from itertools import pairwise
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from test_browser_live import caption, close_invite, device, done, join, open_table
+from test_browser_live import Cable, caption, close_invite, device, done, join, open_table
 
 from browsing import (
     DESKTOP,
@@ -216,4 +216,32 @@ def test_a_seat_given_to_the_computer_is_offered_back_to_its_person(
     assert "table=" in mia.url and link.split("table=")[1] in mia.url
     button(mia, "Turn cards").click()
     caption(ann).to_contain_text("Mia is ready: your turn.")
+    done(quick_server, (ann, ann_watch), (mia, mia_watch))
+
+
+def test_a_phone_back_on_its_network_is_offered_the_seat_the_computer_took(
+    browser: Browser, quick_server: LiveServer
+) -> None:
+    """Mia's page stays open while her network is gone; Ann lets the computer play her seat.
+    When the network is back, her page rejoins as a visitor and offers her seat back at once."""
+    ann, ann_watch = open_page(browser, quick_server, DESKTOP)
+    link, _ = open_table(ann)
+    close_invite(ann)
+    cable = Cable()
+    mia, mia_watch = device(browser, quick_server, PHONE, cable.route)
+    join(mia, link, "Mia")
+    caption(ann).to_contain_text("Mia sat down.")
+    cable.cut()
+    give = ann.locator('.seat-status[data-seat="1"]').get_by_role(
+        "button", name="Let the computer play"
+    )
+    give.click(timeout=WAIT_MS)
+    caption(ann).to_contain_text("plays that seat now.")
+    cable.mend()
+    mia.evaluate("dispatchEvent(new Event('online'))")  # as a phone back on its network
+    dialog = mia.get_by_role("dialog", name="Your seat at Ann's table")
+    expect(dialog).to_be_visible(timeout=WAIT_MS)
+    dialog.get_by_role("button", name="Take my seat back").click()
+    caption(ann).to_contain_text("Mia took their seat back from the computer.")
+    expect(mia.locator('.seat[data-seat="0"] .name')).to_have_text("You")
     done(quick_server, (ann, ann_watch), (mia, mia_watch))
