@@ -387,6 +387,50 @@ def test_a_lock_cancelled_as_it_reads_the_row_leaves_the_newer_presence_in_redis
     assert asyncio.run(run()) == "round-2"
 
 
+def test_a_look_that_finds_the_table_locked_here_waits_and_reads_the_newest(
+    broker: str,
+) -> None:
+    """Two sockets of one table join through this process at once (its host's and its guest's):
+    the second's look finds the first's holding the table here, waits its turn, and reads what
+    the other process saved meanwhile (the guest seated there), never this process's older copy,
+    which showed the guest as a watcher (benchmarks/scale.py over two processes)."""
+    old = TableRow("c", "w", "h", {}, 1, None, (), "round-1", None, None, 0.0, 0.0)
+    rows = {"c": old}
+
+    async def reload(code: str) -> TableRow:
+        return rows[code]
+
+    async def run() -> str:
+        one, other = two_presences(broker)
+        mine, theirs = Presence(Table(old)), Presence(Table(old))
+        try:
+            async with one.locked(mine, reload):
+                pass  # this process knows the table
+            async with other.locked(theirs, reload):  # the other seats the guest
+                rows["c"] = replace(old, round_id="seated")
+                theirs.table, theirs.saved = replace(theirs.table, row=rows["c"]), "seated"
+            reading, go = asyncio.Event(), asyncio.Event()
+
+            async def slow(code: str) -> TableRow:
+                reading.set()
+                await go.wait()
+                return rows[code]
+
+            first = asyncio.create_task(one.look(mine, slow))  # the host's socket, reading
+            await asyncio.wait_for(reading.wait(), WAIT_S)
+            second = asyncio.create_task(one.look(mine, reload))  # the guest's, meanwhile
+            await asyncio.sleep(0)
+            assert not second.done()  # it waits for the first, rather than answer at once
+            go.set()
+            await asyncio.wait_for(asyncio.gather(first, second), WAIT_S)
+            return mine.table.row.round_id
+        finally:
+            await one.broker.close()
+            await other.broker.close()
+
+    assert asyncio.run(run()) == "seated"
+
+
 def test_a_table_locked_longer_than_its_lease_stays_locked(
     broker: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -322,14 +322,14 @@ class RedisPresences:
                 return
 
     async def look(self, presence: Presence, reload: Reload) -> None:
-        if presence.lock.locked():
-            return  # locked by this process now: its holder has the newest, and will write it
         # With the table's asyncio lock (not its Redis lock) while it looks: a request of this
         # process that locked the table during the look's read of the row would have what it
         # read, newer, overwritten by the look's older row, and then written back to Redis under
         # the newer save's mark (`Presence.saved`), so that no process read that row again: a
         # watcher that joined through it was shown the round before the one dealt, and never
-        # told of the deal (tests/web/test_live_fuzz.py over two processes).
+        # told of the deal (tests/web/test_live_fuzz.py over two processes). A look that finds
+        # the lock taken waits its turn, then reads: never what this process had before (a
+        # guest seated through another process was shown as a watcher, benchmarks/scale.py).
         async with presence.lock:
             key = self.broker.key("live", presence.code)
             kept = await self.broker.call(lambda: self.broker.redis.get(key))
