@@ -77,8 +77,8 @@ class TableRow:
         return None if player is None else next(found, None)
 
     def round_seats(self) -> tuple[Seat, ...]:
-        """The seats of the table's round: each seat's kind and name (whoever holds it aside).
-        The round's are always these: whoever changes the table's seats reseats its round."""
+        """The seats of the table's round: each seat's kind and name (whoever holds it aside),
+        which each play passes to the round and its battles carry into the round's row."""
         return tuple(Seat(seat.kind, seat.name) for seat in self.seats)
 
     def state(self) -> str:
