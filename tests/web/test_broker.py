@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -334,6 +334,21 @@ async def _turn_of(limits: Any) -> str:
         return "its turn"
 
 
+OLD_ROW = TableRow("c", "w", "h", {}, 1, None, (), "round-1", None, None, 0.0, 0.0)
+"""A table's row as both processes first read it."""
+
+
+def stored(row: TableRow) -> tuple[dict[str, TableRow], Callable[[str], Awaitable[TableRow]]]:
+    """The database's rows, by code (a test changes them as another process would), and the
+    reload a presence reads them with."""
+    rows = {row.code: row}
+
+    async def reload(code: str) -> TableRow:
+        return rows[code]
+
+    return rows, reload
+
+
 def two_presences(url: str) -> tuple[RedisPresences, RedisPresences]:
     """The presences of two processes over one broker (each its own client)."""
     return RedisPresences(Broker(url)), RedisPresences(Broker(url))
@@ -347,11 +362,8 @@ def test_a_lock_cancelled_as_it_reads_the_row_leaves_the_newer_presence_in_redis
     Redis keeps the newer mark, so that its next lock reads the newer row. (An older row went
     back with an older mark once, and that process showed the round before the one dealt, for
     good: tests/web/test_live_fuzz.py over two processes.)"""
-    old = TableRow("c", "w", "h", {}, 1, None, (), "round-1", None, None, 0.0, 0.0)
-    rows = {"c": old}
-
-    async def reload(code: str) -> TableRow:
-        return rows[code]
+    old = OLD_ROW
+    rows, reload = stored(old)
 
     async def run() -> str:
         one, other = two_presences(broker)
@@ -394,11 +406,8 @@ def test_a_look_that_finds_the_table_locked_here_waits_and_reads_the_newest(
     the second's look finds the first's holding the table here, waits its turn, and reads what
     the other process saved meanwhile (the guest seated there), never this process's older copy,
     which showed the guest as a watcher (benchmarks/scale.py over two processes)."""
-    old = TableRow("c", "w", "h", {}, 1, None, (), "round-1", None, None, 0.0, 0.0)
-    rows = {"c": old}
-
-    async def reload(code: str) -> TableRow:
-        return rows[code]
+    old = OLD_ROW
+    rows, reload = stored(old)
 
     async def run() -> str:
         one, other = two_presences(broker)
