@@ -137,6 +137,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
     for chore in chores:
         await stop(chore)
+    with contextlib.suppress(BrokerDown):  # its locks lapse by themselves
+        await live.room.presences.stop()
     await live.hub.stop()
     if broker is not None:
         await broker.close()
@@ -157,7 +159,8 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         from cardwar.web.live.presence import RedisPresences
 
         broker = Broker(settings.broker)
-        hub, presences = RedisHub(broker), RedisPresences(broker)
+        redis_hub = RedisHub(broker)
+        hub, presences = redis_hub, RedisPresences(broker, redis_hub)
     rounds = Rounds(store, settings, worker)
     services = Services(
         settings=settings,
