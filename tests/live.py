@@ -118,6 +118,9 @@ class LiveServer:
         self.process: subprocess.Popen[bytes] | None = None
         self.output: Output | None = None
         self._served = False  # once served, the address stays: the test and its pages use it
+        self._launched = 0.0
+        self.took_to_url = 0.0
+        """Seconds from the last launch to the address printed (a first start is timed so)."""
 
     @property
     def url(self) -> str:
@@ -127,8 +130,8 @@ class LiveServer:
         """Start the server and wait until it answers.
 
         The waits are for the server's own signs of life, however long a busy machine makes
-        them take: it prints its address (once it has loaded the simulator's compiled code,
-        which a fresh checkout compiles first), then its port answers. A server that exits
+        them take: it prints its address (the simulator is prepared in the background after
+        that), then its port answers. A server that exits
         fails the test at once, with its output. The first start moves to another port if
         another process listens on this one; a restart keeps the address."""
         for _ in range(1 if self._served else PORT_TRIES):
@@ -159,6 +162,7 @@ class LiveServer:
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
         )
+        self._launched = time.monotonic()
         assert self.process.stdout is not None
         self.output = Output(self.process.stdout, self.log)
 
@@ -166,6 +170,7 @@ class LiveServer:
         assert self.process is not None and self.output is not None
         try:
             printed = self.output.wait_for(self.url)
+            self.took_to_url = time.monotonic() - self._launched
         except TimeoutError:
             raise RuntimeError(
                 f"cardwar serve printed no address, and nothing more for {HANG_S:.0f} s: hung?"

@@ -1,8 +1,8 @@
 """`cardwar serve`: run the web game until interrupted, after saying where to open it.
 
 Only this command loads the web stack (`main` imports this module when asked to serve), so
-`cardwar round` starts without it; the app prepares the simulator's compiled code as it starts,
-and this command shows how that goes on a first run.
+`cardwar round` starts without it; the app answers at once and prepares the simulator's compiled
+code in the background, and this command says so on a first start.
 """
 
 from __future__ import annotations
@@ -15,54 +15,41 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from cardwar.cli.shared import days, port, print_line, whole
 from cardwar.errors import CardwarError
-from cardwar.sim.warm import FIRST_RUN_S
 from cardwar.web import Settings
 from cardwar.web.settings import LOOPBACK_HOSTS
 
 SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
 WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
-PREPARING = f"cardwar: preparing the simulator, first run only: about {FIRST_RUN_S} s"
+PREPARING = (
+    "cardwar: preparing the simulator in the background, first start only: about {seconds} s "
+    "in all. The game is open meanwhile; the chance meter and the statistics follow when it is "
+    "ready."
+)
+PREPARED = "cardwar: the simulator is ready (prepared in {took:.0f} s)"
 
 
 class Start:
-    """How the server's start goes, on `out`: a slow preparation of the simulator as a progress
-    line (a line a step when `out` is not a terminal), then where to open the game."""
+    """How the server's start goes, on `out`: where to open the game as soon as it answers,
+    and, on a first start, that the simulator is being prepared meanwhile, then that it is."""
 
     def __init__(self, out: Console, said: list[str]) -> None:
         self._out, self._said = out, said
-        self._bar: Progress | None = None
-        self._task: TaskID | None = None
-
-    def preparing(self, done: int, total: int, what: str) -> None:
-        """Show the step under way (`what`), or end the line when all are `done`."""
-        if not self._out.is_terminal:
-            if what:
-                print_line(self._out, f"{PREPARING} ({what}, {done + 1} of {total})")
-            return
-        if self._bar is None:
-            self._bar = Progress(
-                TextColumn(PREPARING),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.description}"),
-                console=self._out,
-                transient=True,
-            )
-            self._bar.start()
-            self._task = self._bar.add_task(what, total=total)
-        assert self._task is not None
-        self._bar.update(self._task, completed=done, description=what)
-        if not what:
-            self._bar.stop()
 
     def ready(self) -> None:
         """Say where to open the game, and what else its start found worth saying."""
         for line in self._said:
             print_line(self._out, line)
+
+    def preparing(self, seconds: int) -> None:
+        """Say, once, that a first start prepares the simulator, and how long it takes."""
+        print_line(self._out, PREPARING.format(seconds=seconds))
+
+    def prepared(self, took: float) -> None:
+        """Say that it is done."""
+        print_line(self._out, PREPARED.format(took=took))
 
 
 def kept_in(db: Path | str) -> str:
@@ -192,22 +179,18 @@ def serve_many(
 ) -> int:
     """Run `workers` server processes on one listening socket (uvicorn's supervisor: one that
     dies is replaced; SIGHUP replaces them one at a time, each new one serving before its old
-    one stops). The database is upgraded and the simulator prepared here, once, first."""
-    import asyncio
+    one stops). The database is upgraded here, once, first; each process prepares the
+    simulator in the background as one process does (`web/warming.py`)."""
     import json
     import os
 
     import uvicorn
 
-    from cardwar.web.app import prepare_simulator
     from cardwar.web.store import Store
 
     assert settings.broker is not None
     reach_broker(settings.broker)
     Store(settings.db).close()  # brought up to date once, before any process opens it
-    # numba's cache filled here, once, so that each process loads the kernels, not compiles
-    # them (a first run says so on `start`, as one process's start does)
-    asyncio.run(prepare_simulator(start, None))
     os.environ[OPTIONS_VARIABLE] = json.dumps(options, default=str)
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     start.ready()
@@ -276,7 +259,8 @@ def add_parser(commands: Any) -> None:
         help="start the web game",
         description=textwrap.fill(
             "Start the web game in your browser: you against the computer, or people at one "
-            "device. It prepares the simulator before it answers (a first run compiles it). "
+            "device. It answers at once, and prepares the simulator in the background (a first "
+            "start compiles it, about 20 s). "
             "Rounds, house rules and scoreboards are kept in one SQLite file, readable by you "
             "only; nothing leaves this machine. The server protects itself: it ends every round "
             f"at a safety cap of battles, reads no body over {SERVER.max_body // 1024} KB, "

@@ -20,6 +20,7 @@ from cardwar.web.game.rounds import Rounds
 from cardwar.web.limits import Limits
 from cardwar.web.routing import parse
 from cardwar.web.settings import Settings
+from cardwar.web.warming import Warming
 from cardwar.web.workers import Worker
 
 if TYPE_CHECKING:  # redis-py loads only for a server with a broker
@@ -48,6 +49,8 @@ class Services:
     ids: PlayerIds
     limits: Limits
     assets: Assets
+    warming: Warming
+    """The simulator made ready in the background: what needs it waits for it."""
     broker: Broker | None = None
     """The broker of several processes (`Settings.broker`), or None for a process alone."""
 
