@@ -4,17 +4,22 @@ once, and `cardwar serve`'s words for it."""
 
 from __future__ import annotations
 
+import sys
 import threading
+from dataclasses import replace
 from io import StringIO
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
 from rich.console import Console
 
+from cardwar.cli import serve as serve_cli
 from cardwar.cli.serve import PREPARING, Start
 from cardwar.sim import warm
 from cardwar.web import Settings, create_app, warming
+from cardwar.web.live import invite
 from cardwar.web.settings import LOOPBACK_HOSTS
 
 from helpers import in_a_fresh_process
@@ -128,3 +133,66 @@ def test_every_kernel_family_a_page_reaches_is_prepared() -> None:
         "print(before, [bool(kernel.signatures) for kernel in kernels])\n"
     )
     assert in_a_fresh_process(script) == "[False, False, False] [True, True, True]"
+
+
+class Said:
+    """`cardwar serve`'s start, kept rather than shown: the lines it would print."""
+
+    lines: ClassVar[list[str]] = []
+
+    def __init__(self, out: Console, said: list[str]) -> None:
+        Said.lines = said
+
+
+def lines_of_serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, host: str) -> list[str]:
+    """What `cardwar serve --host HOST` says as it starts (the server itself not run)."""
+    import uvicorn
+
+    monkeypatch.setattr(serve_cli, "Start", Said)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    serve_cli.serve(
+        Console(file=StringIO()), host=host, port=8123, db=str(tmp_path / "c.db"),
+        max_battles=100_000, keep_days=30,
+    )  # fmt: skip
+    return Said.lines
+
+
+def test_each_command_the_start_prints_runs_as_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On this computer alone, the start says how to let the network in, with the command that
+    started it (`python3 dev.py play`, which dev.py names; else the program by the name the
+    shell finds it, or its full path); listening on the network, it gives the address phones
+    open. The invite's hint names the same command."""
+    monkeypatch.setenv(serve_cli.STARTED_AS, "python3 dev.py play")
+    alone = lines_of_serve(monkeypatch, tmp_path, "127.0.0.1")
+    assert alone[-1].endswith("start it with: python3 dev.py play --host 0.0.0.0 --port 8123")
+    monkeypatch.setattr(invite, "lan_address", lambda: "192.168.1.20")
+    shared = lines_of_serve(monkeypatch, tmp_path, "0.0.0.0")
+    assert "cardwar: phones and computers on your network open http://192.168.1.20:8123" in shared
+    assert not any("start it with" in line for line in shared)
+    hint = invite.invite(
+        replace(Settings(), network_command=serve_cli.network_command(8000)), "http",
+        "127.0.0.1:8000", "code", "watch",
+    )["hint"]  # fmt: skip
+    assert hint.endswith("start it again with: python3 dev.py play --host 0.0.0.0")
+
+
+def test_the_network_command_names_the_program_as_the_shell_finds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(serve_cli.STARTED_AS, raising=False)
+    program = tmp_path / "bin" / "cardwar"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(program), "serve"])
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert serve_cli.network_command(8000) == f"{program} serve --host 0.0.0.0"
+    monkeypatch.setenv("PATH", str(program.parent))
+    assert serve_cli.network_command(8000) == "cardwar serve --host 0.0.0.0"
+    monkeypatch.setattr(sys, "argv", ["/x/cardwar/cli/__main__.py", "serve"])
+    assert (
+        serve_cli.network_command(9)
+        == f"{sys.executable} -m cardwar.cli serve --host 0.0.0.0 --port 9"
+    )

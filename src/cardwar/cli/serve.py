@@ -99,13 +99,26 @@ def serve(
         options["db"] = db
     if broker is not None:
         options["broker"] = broker
+    options["network_command"] = network_command(port)
     settings = settings_of(options)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     said = [
         f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)",
         f"cardwar: rounds are kept in {kept_in(settings.db)}",
     ]
-    if host not in LOOPBACK_HOSTS:
+    if host in LOOPBACK_HOSTS:
+        said.append(
+            "cardwar: only this computer can play; to let the phones and computers of your "
+            f"network play too, stop it and start it with: {settings.network_command}"
+        )
+    else:
+        from cardwar.web.live.invite import lan_address
+
+        reached = lan_address() if wide else shown
+        if reached is not None:
+            said.append(
+                f"cardwar: phones and computers on your network open http://{reached}:{port}"
+            )
         said.append(
             f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
             "reach it on your network can play here"
@@ -122,6 +135,32 @@ def serve(
     app = create_app(settings, starting=Start(out, said))
     uvicorn.run(app, **uvicorn_options(settings))
     return 0
+
+
+STARTED_AS = "CARDWAR_STARTED_AS"
+"""Set by `python3 dev.py play` to itself, so that the commands the game prints run as printed
+in a clone whose program is not on the shell's path."""
+
+
+def network_command(port: int) -> str:
+    """The command that starts this game again for its network, as it runs here: the command
+    that started it (`dev.py play` says so), else the `cardwar` program by the name the shell
+    finds it, or by its full path."""
+    import os
+    import shutil
+    import sys
+
+    started = os.environ.get(STARTED_AS)
+    if started is None:
+        program = Path(sys.argv[0])
+        if program.name != "cardwar":  # `python -m cardwar.cli`
+            started = f"{sys.executable} -m cardwar.cli serve"
+        elif (found := shutil.which("cardwar")) and Path(found).resolve() == program.resolve():
+            started = "cardwar serve"
+        else:
+            started = f"{program.resolve()} serve"
+    again = f"{started} --host 0.0.0.0"
+    return again if port == SERVER.port else f"{again} --port {port}"
 
 
 class ServeError(CardwarError):

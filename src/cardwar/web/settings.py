@@ -40,6 +40,10 @@ class Settings:
     """The address `cardwar serve` listens on: this computer only. `--host`."""
     port: int = 8000
     """The port `cardwar serve` listens on. `--port`."""
+    network_command: str = "cardwar serve --host 0.0.0.0"
+    """The command that starts this game again for the phones and computers of its network, as
+    it runs where it was started (`cardwar serve` works it out): the invite shows it while the
+    game listens on this computer alone."""
     grace_s: int = 8
     """Requests in flight get this long to finish when the server is told to stop."""
     static_dir: Path = STATIC

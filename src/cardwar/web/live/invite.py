@@ -42,8 +42,9 @@ def invite(settings: Settings, scheme: str, host: str, code: str, watch: str) ->
     hint = None
     if not shared:
         hint = (
-            "Only this computer can open these links: the game listens here alone. To let "
-            "others on your network in, start it with: cardwar serve --host 0.0.0.0"
+            "Only this computer can open these links: the game listens here alone. To let the "
+            "phones and computers of your network in, stop it (Ctrl+C where it runs) and start "
+            f"it again with: {settings.network_command}"
         )
     return {
         "code": code,
