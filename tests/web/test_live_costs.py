@@ -13,8 +13,8 @@ import pytest
 
 from cardwar.web.broker import Broker
 from cardwar.web.store.database import Database
-from devices import ann_and_mia, served, until
 
+from devices import ann_and_mia, served, until
 from helpers import ClientFactory
 
 __all__ = ["served"]  # a fixture, used by name

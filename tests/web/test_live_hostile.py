@@ -7,7 +7,6 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from devices import Device, heard, joined, live_of, open_table, served, until
-
 from helpers import ClientFactory
 
 __all__ = ["served"]  # a fixture, used by name

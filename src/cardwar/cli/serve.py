@@ -71,6 +71,7 @@ def serve(
     broker: str | None = None,
     workers: int = 1,
     give_after: float = SERVER.live_give_after_s,
+    trusted_proxies: Sequence[str] = (),
 ) -> int:
     """Run the web game until interrupted, after saying where to open it."""
     if broker is not None:
@@ -94,6 +95,7 @@ def serve(
         "live_give_after_s": give_after,
         "hosts": tuple(dict.fromkeys(name.lower() for name in names if name)),
         "any_ip_host": wide,
+        "trusted_proxies": tuple(trusted_proxies),
     }
     if db is not None:
         options["db"] = db
@@ -172,8 +174,9 @@ def settings_of(options: dict[str, Any]) -> Settings:
     chosen = dict(options)
     if "db" in chosen:
         chosen["db"] = chosen["db"] if "://" in chosen["db"] else Path(chosen["db"])
-    if "hosts" in chosen:
-        chosen["hosts"] = tuple(chosen["hosts"])
+    for listed in ("hosts", "trusted_proxies"):  # lists, once handed over as JSON
+        if listed in chosen:
+            chosen[listed] = tuple(chosen[listed])
     return Settings(**chosen)
 
 
@@ -281,6 +284,10 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "log_level": "warning",
         "access_log": False,
         "server_header": False,
+        # Forwarded headers believed only from the proxies named (uvicorn's own default
+        # believes any from 127.0.0.1: a local client could pose as any number of newcomers).
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies) or None,
         "timeout_graceful_shutdown": settings.grace_s,
         # A live table's socket message over its size is refused as it arrives (1009), never
         # read whole first (the app checks it again: docs/api.md#limits-of-live-tables).
@@ -379,6 +386,30 @@ def add_site_options(serve: Any) -> None:
         metavar="N",
         help="run N server processes on this port (default: 1); more than one needs --broker",
     )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=proxy_address,
+        metavar="ADDRESS",
+        help="a proxy in front of this server (nginx: deploy/), by its address or network, "
+        "whose X-Forwarded-For and X-Forwarded-Proto are believed; may be given more than "
+        "once. Without it no forwarded header is believed: each connection counts as its own "
+        "address (docs/deploy.md#behind-a-proxy)",
+    )
+
+
+def proxy_address(text: str) -> str:
+    """`--trusted-proxy`'s ADDRESS: an IP address or network, as written."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IP address or network (such as 10.0.0.10 or 10.0.0.0/24)"
+        ) from None
+    return text
 
 
 def run(out: Console, args: argparse.Namespace) -> int:
@@ -394,4 +425,5 @@ def run(out: Console, args: argparse.Namespace) -> int:
         broker=args.broker,
         workers=args.workers,
         give_after=args.give_after,
+        trusted_proxies=args.trusted_proxy,
     )

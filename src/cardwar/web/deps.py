@@ -35,6 +35,8 @@ class Player:
 
     id: str
     new: bool
+    https: bool = False
+    """Whether the request came over HTTPS (as a trusted proxy says): its cookie is `Secure`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,7 @@ class Services:
                 max_age=self.settings.cookie_max_age_s,
                 httponly=True,
                 samesite="lax",
+                secure=who.https,
             )
         return response
 
@@ -86,10 +89,11 @@ async def current_player(request: Request) -> Player:
     network address, so one client cannot keep out everyone else's)."""
     server = services(request)
     known = request.cookies.get(server.settings.cookie_name, "")
+    https = request.url.scheme == "https"
     if server.ids.valid(known):
-        return Player(known, new=False)
+        return Player(known, new=False, https=https)
     await server.limits.newcomer(address(request))
-    return Player(server.ids.issue(), new=True)
+    return Player(server.ids.issue(), new=True, https=https)
 
 
 async def admit_write(what: str, request: Request, who: Player) -> None:

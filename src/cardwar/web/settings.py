@@ -40,6 +40,11 @@ class Settings:
     """The address `cardwar serve` listens on: this computer only. `--host`."""
     port: int = 8000
     """The port `cardwar serve` listens on. `--port`."""
+    trusted_proxies: tuple[str, ...] = ()
+    """The proxies in front (nginx), by address or network, whose X-Forwarded-For and
+    X-Forwarded-Proto this server believes: the player's address (for limits and logs) and the
+    scheme (cookies `Secure` under HTTPS). None: no forwarded header is believed.
+    `--trusted-proxy`."""
     network_command: str = "cardwar serve --host 0.0.0.0"
     """The command that starts this game again for the phones and computers of its network, as
     it runs where it was started (`cardwar serve` works it out): the invite shows it while the
