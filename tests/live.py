@@ -108,8 +108,12 @@ class LiveServer:
         env: dict[str, str] | None = None,
         log: Path | None = None,
         args: Sequence[str] = (),
+        host: str = "127.0.0.1",
+        before: Sequence[str] = (),
     ) -> None:
         self.db = db
+        self.host = host  # where it listens (`--host`), and where the test reaches it
+        self.before = tuple(before)  # what runs the command (`ip netns exec HOST`, say)
         self.env = env or {}  # more of the server's environment (NUMBA_CACHE_DIR, say)
         self.args = tuple(args)  # more options of `cardwar serve` (--broker, --workers)
         # A log beside the file, unless told (a URL, or a second server on the file).
@@ -124,7 +128,7 @@ class LiveServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self) -> LiveServer:
         """Start the server and wait until it answers.
@@ -154,8 +158,10 @@ class LiveServer:
         raise RuntimeError(f"cardwar serve found {PORT_TRIES} ports taken\n{self._said()}")
 
     def _launch(self) -> None:
-        command = [sys.executable, "-m", "cardwar.cli", "serve"]
+        command = [*self.before, sys.executable, "-m", "cardwar.cli", "serve"]
         command += ["--port", str(self.port), "--db", str(self.db), *self.args]
+        if self.host != "127.0.0.1":
+            command += ["--host", self.host]
         self.process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,

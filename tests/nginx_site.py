@@ -28,7 +28,8 @@ pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 events {{ worker_connections 1024; }}
 http {{
-    access_log {prefix}/access.log;
+    log_format upstreams '$remote_addr "$request" $status -> $upstream_addr $upstream_status';
+    access_log {prefix}/access.log upstreams;
     client_body_temp_path {prefix}/body;
     proxy_temp_path {prefix}/proxy;
     fastcgi_temp_path {prefix}/fastcgi;
@@ -138,7 +139,8 @@ class Nginx:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)  # nginx's graceful stop
+            # nginx's quick stop (SIGQUIT, its graceful one, waits for every live socket)
+            self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(HANG_S)
             except subprocess.TimeoutExpired:
