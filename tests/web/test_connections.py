@@ -4,21 +4,28 @@ reach; and the sizing of its caps from the open files a process may have."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import select
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 import uvicorn
+from websockets.asyncio.client import connect as websockets_connect
 
 from cardwar.web import Settings
 from cardwar.web.connections import BoundedHttp, Bounds, Sized
 
 from helpers import in_a_fresh_process
-from live import HANG_S
+from live import HANG_S, LiveServer
 
 HEAD_BYTES = 1024
 REQUEST_S = 0.5
@@ -195,3 +202,154 @@ def test_the_soft_limit_of_open_files_is_raised_to_the_hard_one() -> None:
         "print(open_files(), resource.getrlimit(resource.RLIMIT_NOFILE))\n"
     )
     assert in_a_fresh_process(script).splitlines() == ["True True", "(512, 1024) (1024, 1024)"]
+
+
+# -- a real `cardwar serve` under a limit of 1024 open files -------------------------------------
+
+OPEN_FILES = (1024, 1024)  # soft, hard: the common limit, which the server cannot raise
+CONNECTIONS, LIVE_SOCKETS = 896, 672  # what it sizes from them (test_the_caps_are_sized_...)
+ADDRESSES = [f"127.0.0.{n}" for n in range(2, 6)]  # loopback addresses of its clients
+
+
+@pytest.fixture(scope="module")
+def tight_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One `cardwar serve` started under a limit of 1024 open files, for the tests below."""
+    folder = tmp_path_factory.mktemp("tight")
+    server = LiveServer(folder / "live.db", open_files=OPEN_FILES).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def resident_bytes(pid: int) -> int:
+    """The memory a process holds now (its resident set, /proc's VmRSS)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+def send_a_huge_head(address: tuple[str, int]) -> bytes:
+    """A request whose one header goes on for 100 MB, sent until the server answers (or will
+    take no more); what it answered."""
+    chunk = b"a" * 65536
+    with socket.create_connection(address, timeout=HANG_S) as connection:
+        connection.sendall(b"GET /api/rules HTTP/1.1\r\nhost: 127.0.0.1\r\nx-huge: ")
+        try:
+            for _ in range(100 * 2**20 // len(chunk)):
+                if select.select([connection], [], [], 0)[0]:
+                    break  # answered
+                connection.sendall(chunk)
+        except OSError:
+            pass  # closed under it: the answer is read below
+        return answer_to(connection)
+
+
+def test_a_100_mb_head_is_refused_at_its_cap_and_costs_the_server_no_memory(
+    tight_server: LiveServer,
+) -> None:
+    """Four clients each sending a 100 MB header at once are each answered 431 once the head
+    passes 32 KB, and the server holds no more memory than before, give or take 10 MB."""
+    assert tight_server.process is not None
+    pid = tight_server.process.pid
+    before = resident_bytes(pid)
+    address = ("127.0.0.1", tight_server.port)
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(send_a_huge_head, [address] * 4))
+    assert all(answer.startswith(b"HTTP/1.1 431 ") for answer in answers), answers
+    assert abs(resident_bytes(pid) - before) < 10 * 2**20
+    with tight_server.client() as http:
+        assert http.get("/api/rules").status_code == 200
+
+
+async def live_sockets(
+    server: LiveServer, code: str, count: int, addresses: list[str]
+) -> list[tuple[Any, int | None]]:
+    """`count` sockets of table `code`, spread evenly over `addresses`, opened at once (a few
+    dozen at a time): each with the close code it was refused with, or None while it is open
+    (it was welcomed)."""
+    gate = asyncio.Semaphore(32)
+    url = f"ws://127.0.0.1:{server.port}/api/tables/{code}/live"
+
+    async def one(n: int) -> tuple[Any, int | None]:
+        async with gate:
+            socket_ = await websockets_connect(
+                url,
+                origin=server.url,  # type: ignore[arg-type]
+                local_addr=(addresses[n % len(addresses)], 0),
+                open_timeout=HANG_S,
+                ping_interval=None,
+            )
+            first = json.loads(await asyncio.wait_for(socket_.recv(), HANG_S))
+            if first["type"] == "welcome":
+                return socket_, None
+            await asyncio.wait_for(socket_.wait_closed(), HANG_S)
+            return socket_, socket_.close_code
+
+    return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+def test_under_1024_open_files_the_server_refuses_what_it_cannot_take_and_says_so(
+    tight_server: LiveServer,
+) -> None:
+    """Under a limit of 1024 open files (which it cannot raise) the server says it takes 896
+    connections, 672 of them live sockets. Live sockets past 672 are told so and closed with
+    1013, and the log says so, while HTTP is answered; connections past 896 are answered 503
+    (or reset) and logged; once some close, it answers again: it never stops silently."""
+    assert tight_server.output is not None
+    assert tight_server.output.wait_for(
+        f"up to {CONNECTIONS} connections at once, {LIVE_SOCKETS} of them live tables' sockets "
+        "(open files: 1024)"
+    )
+    with tight_server.client() as http:
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "computer", "name": ""}]
+        code = http.post("/api/tables", json={"seats": seats}).json()["invite"]["code"]
+
+    async def fill() -> None:
+        opened = await live_sockets(tight_server, code, LIVE_SOCKETS, ADDRESSES)
+        try:
+            assert [closed for _, closed in opened] == [None] * LIVE_SOCKETS
+            more = await live_sockets(tight_server, code, 2 * len(ADDRESSES), ADDRESSES)
+            assert [closed for _, closed in more] == [1013] * len(more)
+            assert tight_server.output is not None
+            assert tight_server.output.wait_for(
+                f"live sockets: all {LIVE_SOCKETS} this process takes are open"
+            )
+            async with httpx.AsyncClient(base_url=tight_server.url, timeout=HANG_S) as http:
+                assert (await http.get("/api/rules")).status_code == 200
+            await connections_to_the_cap(tight_server)
+        finally:
+            await asyncio.gather(*(socket_.close() for socket_, _ in opened))
+
+    asyncio.run(fill())
+    with tight_server.client() as http:
+        assert http.get("/api/rules").status_code == 200
+
+
+async def connections_to_the_cap(server: LiveServer) -> None:
+    """Connections, each asking for the rules and kept open (keep-alive), until one is refused:
+    refused at the cap, no sooner, and the log says so; each kept one is closed after."""
+    request = f"GET /api/rules HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+    kept: list[asyncio.StreamWriter] = []
+    try:
+        for _ in range(CONNECTIONS):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            kept.append(writer)
+            try:
+                writer.write(request)
+                status = await asyncio.wait_for(reader.readline(), HANG_S)
+            except ConnectionResetError:
+                status = b"reset"
+            if not status.startswith(b"HTTP/1.1 200 "):
+                break
+            await asyncio.wait_for(reader.readuntil(b'"presets"'), HANG_S)
+        else:
+            raise AssertionError(f"{CONNECTIONS} connections and none refused")
+        assert status.startswith((b"HTTP/1.1 503 ", b"reset", b"")), status
+        assert CONNECTIONS - LIVE_SOCKETS - 16 <= len(kept) <= CONNECTIONS - LIVE_SOCKETS + 1
+        assert server.output is not None
+        assert server.output.wait_for(f"connections: all {CONNECTIONS} this process takes")
+    finally:
+        for writer in kept:
+            writer.close()
