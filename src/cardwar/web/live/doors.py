@@ -75,10 +75,13 @@ class Doors:
     ) -> Ticket | Full:
         """Count in a socket from `address` (run by `task`), or say why not, so that no few
         addresses can fill the process (docs/api.md#limits-of-live-tables): an address may hold
-        `most_from`; once the process holds `most`, a socket from an address holding fewer than
-        the address that holds the most, less one, is still let in, and the newest socket of
-        that address is closed to seat it (its task cancelled; it closes itself with 1013).
-        The newest is refused first: the address that holds the most gives way."""
+        `most_from`; once the process holds `most`, a socket from an address holding at least
+        two fewer than the address that holds the most is still let in, and the newest socket
+        of that address is closed to seat it (its task cancelled: it closes itself, 1013). Two
+        fewer, so that the swap never leaves the newcomer's address holding more than the one
+        that gave way, and two addresses never take turns closing each other's sockets. The
+        newest is refused first: the address that holds the most gives way, its latest socket
+        before its oldest (a page that has been at its table longest keeps it)."""
         held = self.open_from.get(address, [])
         if len(held) >= most_from:
             self.full_from.refused(
