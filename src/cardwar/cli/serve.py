@@ -290,7 +290,9 @@ def _stop_without(supervisor: int) -> None:
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """How uvicorn serves the app: quiet, bounded, and sized for live tables' sockets."""
     return {
-        # Its heads bounded, late requests closed, connections capped (BoundedHttp).
+        # Its heads bounded, late requests closed, connections capped (BoundedHttp); a live
+        # socket, once open, is closed by uvicorn when a ping of its goes unanswered (20 s, and
+        # 20 s to answer: its defaults), so a silent one holds its place 40 s at most.
         "http": BoundedHttp,
         "host": settings.listen_host,
         "port": settings.port,

@@ -151,6 +151,10 @@ class BoundedHttp(HttpToolsProtocol):
         self._lingering = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # Refused here, as it opens, rather than by uvicorn's `limit_concurrency`: that one
+        # takes every connection and answers 503 only to a request, so a thousand silent
+        # connections would still hold a thousand open files. (uvicorn's listen backlog is
+        # left as it is: a connection waiting there holds none of this process's files.)
         if len(self.server_state.connections) >= self.bounds.connections:
             self._refused = True
             self.full.refused(
