@@ -370,3 +370,23 @@ async def connections_to_the_cap(server: LiveServer) -> None:
             read.cancel()
         for _, writer in opened:
             writer.close()
+
+
+def test_the_docs_tell_the_bounds_the_settings_hold() -> None:
+    """docs/deploy.md#connections and docs/api.md give the settings' own figures: the head's
+    cap and its 431, a request's time, the open files kept and the connections taken."""
+    docs = Path(__file__).parent.parent.parent / "docs"
+    deploy, api = (docs / "deploy.md").read_text(), (docs / "api.md").read_text()
+    settings = Settings()
+    section = deploy[deploy.index("## Connections") : deploy.index("## Several processes")]
+    for figure in (
+        f"{settings.max_head:,} bytes",
+        f"{settings.request_s:g} s",
+        f"keeps {settings.open_files_kept}",
+        f"up to {settings.live_sockets + settings.http_connections:,}",
+        "`431`",
+        "`503` with `Retry-After: 60`",
+    ):
+        assert figure in section, figure
+    assert f"| `431` | a request's line and headers over {settings.max_head:,} bytes" in api
+    assert f"| connections a process | {settings.live_sockets + settings.http_connections:,}" in api
