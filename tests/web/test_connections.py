@@ -319,8 +319,9 @@ def test_under_1024_open_files_the_server_refuses_what_it_cannot_take_and_says_s
 ) -> None:
     """Under a limit of 1024 open files (which it cannot raise) the server says it takes 896
     connections, 672 of them live sockets. Live sockets past 672 are told so and closed with
-    1013, and the log says so, while HTTP is answered; connections past 896 are answered 503
-    (or reset) and logged; once some close, it answers again: it never stops silently."""
+    1013, and the log says so, while HTTP is answered (a newcomer's address is still let in,
+    one of the four addresses giving way); connections past 896 are answered 503 and logged;
+    once they close, it answers again: it never stops silently."""
     assert tight_server.output is not None
     assert tight_server.output.wait_for(
         f"up to {CONNECTIONS} connections at once, {LIVE_SOCKETS} of them live tables' sockets "
@@ -339,6 +340,19 @@ def test_under_1024_open_files_the_server_refuses_what_it_cannot_take_and_says_s
             assert tight_server.output is not None
             assert tight_server.output.wait_for(
                 f"live sockets: all {LIVE_SOCKETS} this process takes are open"
+            )
+            newcomer = await live_sockets(tight_server, code, 1, ["127.0.0.9"])
+            opened += newcomer
+            assert newcomer[0][1] is None  # let in: an address of the four gives way
+            closing = [asyncio.create_task(socket_.wait_closed()) for socket_, _ in opened]
+            gave_way, _ = await asyncio.wait(
+                closing, timeout=HANG_S, return_when=asyncio.FIRST_COMPLETED
+            )
+            for waiting in closing:
+                waiting.cancel()
+            assert [opened[closing.index(one)][0].close_code for one in gave_way] == [1013]
+            assert tight_server.output.wait_for(
+                f"closed the newest of the {LIVE_SOCKETS // len(ADDRESSES)} of 127.0.0."
             )
             async with httpx.AsyncClient(base_url=tight_server.url, timeout=HANG_S) as http:
                 assert (await http.get("/api/rules")).status_code == 200

@@ -55,8 +55,8 @@ class Doors:
         self.open_from: dict[str, list[Ticket]] = {}
         """The same, by network address, oldest first (`Settings.live_sockets_per_address`
         bounds each); an address with none is not kept."""
-        self.full, self.full_from = Tally(), Tally()
-        """The refusals said in the log: this process full, an address full."""
+        self.full, self.full_from, self.made_room = Tally(), Tally(), Tally()
+        """What the log says: this process full, an address full, a socket closed for another."""
         self.here: dict[str, Counter[int]] = {}
         """This process's own sockets at each table, by seat: what it writes into the presence
         every process reads, each time it locks the table (`settle`)."""
@@ -98,7 +98,7 @@ class Doors:
                 )
                 return Full.SERVER
             newest = most_held[-1]
-            self.full.refused(
+            self.made_room.refused(
                 f"live sockets: all {most} this process takes are open: closed the newest of "
                 f"the {len(most_held)} of {newest.address} to let one in from {address} (1013)"
             )
