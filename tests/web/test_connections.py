@@ -164,6 +164,19 @@ def test_a_head_sent_a_byte_at_a_time_is_closed_in_time(
         assert time.monotonic() - since >= REQUEST_S * 0.9
 
 
+def test_a_body_that_never_comes_whole_is_closed_in_time(
+    bounded: tuple[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request whose head is in but whose body stops short of its length holds its connection
+    no longer than a late head would: closed once `request_s` has passed, without an answer."""
+    short(monkeypatch)
+    with connect(bounded) as connection:
+        opened = time.monotonic()
+        connection.sendall(b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 10\r\n\r\n12345")
+        assert answer_to(connection) == b""
+        assert time.monotonic() - opened >= REQUEST_S * 0.9
+
+
 def test_past_its_connections_a_new_one_is_told_503_and_the_log_says_so(
     bounded: tuple[str, int], caplog: pytest.LogCaptureFixture
 ) -> None:
