@@ -4,6 +4,7 @@ stopped by the fixtures (conftest.py) and the tests that restart or kill it."""
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -110,10 +111,12 @@ class LiveServer:
         args: Sequence[str] = (),
         host: str = "127.0.0.1",
         before: Sequence[str] = (),
+        open_files: tuple[int, int] | None = None,
     ) -> None:
         self.db = db
         self.host = host  # where it listens (`--host`), and where the test reaches it
         self.before = tuple(before)  # what runs the command (`ip netns exec HOST`, say)
+        self.open_files = open_files  # its limit of open files (soft, hard), if not this one's
         self.env = env or {}  # more of the server's environment (NUMBA_CACHE_DIR, say)
         self.args = tuple(args)  # more options of `cardwar serve` (--broker, --workers)
         # A log beside the file, unless told (a URL, or a second server on the file).
@@ -167,10 +170,16 @@ class LiveServer:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
+            preexec_fn=None if self.open_files is None else self._limit_open_files,
         )
         self._launched = time.monotonic()
         assert self.process.stdout is not None
         self.output = Output(self.process.stdout, self.log)
+
+    def _limit_open_files(self) -> None:
+        """In the child, before it runs: the limit of open files it was given (`ulimit -n`)."""
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def _wait_until_serving(self) -> None:
         assert self.process is not None and self.output is not None

@@ -110,7 +110,8 @@ class Nginx:
     def start(self) -> Nginx:
         """Start it, and wait until its HTTPS port answers."""
         command = [self.nginx, "-p", str(self.prefix), "-c", str(self.prefix / "nginx.conf")]
-        self.process = subprocess.Popen([*command, "-g", "daemon off;"], stderr=subprocess.PIPE)
+        with (self.prefix / "stderr.log").open("ab") as said:  # its own error.log has the rest
+            self.process = subprocess.Popen([*command, "-g", "daemon off;"], stderr=said)
         hung = time.monotonic() + HANG_S
         with self.client() as client:
             while True:
@@ -134,8 +135,8 @@ class Nginx:
         )  # fmt: skip
 
     def said(self) -> str:
-        log = self.prefix / "error.log"
-        return log.read_text() if log.exists() else ""
+        logs = (self.prefix / "stderr.log", self.prefix / "error.log")
+        return "".join(log.read_text() for log in logs if log.exists())
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

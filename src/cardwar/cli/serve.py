@@ -11,6 +11,7 @@ import argparse
 import socket
 import textwrap
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from rich.console import Console
 from cardwar.cli.shared import days, port, print_line, whole
 from cardwar.errors import CardwarError
 from cardwar.web import Settings
+from cardwar.web.connections import BoundedHttp, Bounds, Sized, open_files
 from cardwar.web.settings import LOOPBACK_HOSTS
 
 SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
@@ -102,11 +104,12 @@ def serve(
     if broker is not None:
         options["broker"] = broker
     options["network_command"] = network_command(port)
-    settings = settings_of(options)
+    settings, sized = sized_settings(options)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     said = [
         f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)",
         f"cardwar: rounds are kept in {kept_in(settings.db)}",
+        sized_line(sized),
     ]
     if host in LOOPBACK_HOSTS:
         said.append(
@@ -163,6 +166,36 @@ def network_command(port: int) -> str:
             started = f"{program.resolve()} serve"
     again = f"{started} --host 0.0.0.0"
     return again if port == SERVER.port else f"{again} --port {port}"
+
+
+def sized_settings(options: dict[str, Any]) -> tuple[Settings, Sized]:
+    """The server's settings from `options`, with this process's open files raised to the most
+    it may have (its children, `--workers`' processes, inherit them) and its caps of
+    connections and live sockets sized from them (docs/deploy.md#connections): the figures are
+    said at the start, and a connection or socket past them is refused, and logged, never left
+    to find the process out of open files."""
+    settings = settings_of(options)
+    before, now = open_files()
+    try:
+        sized = Sized.of(settings, now)
+    except ValueError as error:
+        raise ServeError(str(error)) from None
+    if sized.live_sockets != settings.live_sockets:
+        options["live_sockets"] = sized.live_sockets  # a worker process is handed it so
+        settings = settings_of(options)
+    BoundedHttp.bounds = Bounds.of(settings, sized)
+    return settings, replace(sized, raised_from=before)
+
+
+def sized_line(sized: Sized) -> str:
+    """How many connections the server takes, and why no more (its open files), in words."""
+    files = "no limit" if sized.open_files is None else f"{sized.open_files}"
+    if sized.raised_from is not None and sized.raised_from != sized.open_files:
+        files += f", raised from {sized.raised_from}"
+    return (
+        f"cardwar: up to {sized.connections} connections at once, {sized.live_sockets} of them "
+        f"live tables' sockets (open files: {files})"
+    )
 
 
 class ServeError(CardwarError):
@@ -261,7 +294,10 @@ def app_of_environment() -> Any:
 
     supervisor = int(os.environ[SUPERVISOR_VARIABLE])
     threading.Thread(target=_stop_without, args=(supervisor,), daemon=True).start()
-    return create_app(settings_of(json.loads(os.environ[OPTIONS_VARIABLE])))
+    # sized as the supervisor sized them (this process inherits its open files), and the
+    # bounds of this process's connections set with them
+    settings, _ = sized_settings(json.loads(os.environ[OPTIONS_VARIABLE]))
+    return create_app(settings)
 
 
 def _stop_without(supervisor: int) -> None:
@@ -277,8 +313,12 @@ def _stop_without(supervisor: int) -> None:
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """How uvicorn serves the app: quiet, and sized for live tables' sockets."""
+    """How uvicorn serves the app: quiet, bounded, and sized for live tables' sockets."""
     return {
+        # Its heads bounded, late requests closed, connections capped (BoundedHttp); a live
+        # socket, once open, is closed by uvicorn when a ping of its goes unanswered (20 s, and
+        # 20 s to answer: its defaults), so a silent one holds its place 40 s at most.
+        "http": BoundedHttp,
         "host": settings.listen_host,
         "port": settings.port,
         "log_level": "warning",
@@ -309,7 +349,10 @@ def add_parser(commands: Any) -> None:
             "start compiles it, about 20 s). "
             "Rounds, house rules and scoreboards are kept in one SQLite file, readable by you "
             "only; nothing leaves this machine. The server protects itself: it ends every round "
-            f"at a safety cap of battles, reads no body over {SERVER.max_body // 1024} KB, "
+            f"at a safety cap of battles, reads no body over {SERVER.max_body // 1024} KB "
+            f"and no request head over {SERVER.max_head // 1024} KB, closes a connection that "
+            f"sends no whole request within {SERVER.request_s:g} seconds, takes as many "
+            "connections as its open files allow (raised to the most it may have), "
             "answers only to its own addresses, limits how fast each browser deals new rounds, "
             "and removes rounds nobody has touched for a while. SIGTERM or Ctrl+C stops it "
             "within 10 seconds, losing no answered battle.",
