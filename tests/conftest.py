@@ -174,8 +174,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """Have numba compile (and cache) the simulator's code once, before the xdist workers
     start, rather than in every process that needs it at once: each `cardwar serve` prepares
     the kernels in the background as it starts (a process of its own compiles any missing, then
-    its worker and itself load them), and the tests load their own. A fresh checkout compiles them here (about half a
-    minute of one core); after that, all of them load the cache in under a second. Every kernel
+    its worker and itself load them), and the tests load their own. A fresh checkout compiles
+    them here (about half a minute of one core); after that, all of them load the cache in
+    under a second. Every kernel
     family is touched: the common table's own, the general one (table order, no limit: the loop
     watch too), every deal of a small deck, and deals read from JSON lines."""
     if hasattr(session.config, "workerinput"):
