@@ -13,15 +13,17 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from cardwar.cli.shared import days, port, print_line, whole
 from cardwar.errors import CardwarError
 from cardwar.web import Settings
-from cardwar.web.connections import BoundedHttp, Bounds, Sized, open_files
 from cardwar.web.settings import LOOPBACK_HOSTS
+
+if TYPE_CHECKING:  # uvicorn loads only when asked to serve (`cardwar round` never does)
+    from cardwar.web.connections import Sized
 
 SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
 WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
@@ -174,6 +176,8 @@ def sized_settings(options: dict[str, Any]) -> tuple[Settings, Sized]:
     connections and live sockets sized from them (docs/deploy.md#connections): the figures are
     said at the start, and a connection or socket past them is refused, and logged, never left
     to find the process out of open files."""
+    from cardwar.web.connections import BoundedHttp, Bounds, Sized, open_files
+
     settings = settings_of(options)
     before, now = open_files()
     try:
@@ -314,6 +318,8 @@ def _stop_without(supervisor: int) -> None:
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """How uvicorn serves the app: quiet, bounded, and sized for live tables' sockets."""
+    from cardwar.web.connections import BoundedHttp
+
     return {
         # Its heads bounded, late requests closed, connections capped (BoundedHttp); a live
         # socket, once open, is closed by uvicorn when a ping of its goes unanswered (20 s, and
