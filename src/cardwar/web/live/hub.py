@@ -11,8 +11,6 @@ sends it the whole table)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 from cardwar.web.live.wire import Said
@@ -58,35 +56,69 @@ class Hub(Protocol):
 
 
 class _Listener:
-    """A listener of `InProcessHub`: a bounded queue of messages."""
+    """A listener of `InProcessHub`: the messages its socket has not read yet, at most `QUEUE`.
 
-    def __init__(self) -> None:
-        # Bounded by `offer` (QUEUE messages), so that `wake` always finds room.
-        self.queue: asyncio.Queue[Said | None] = asyncio.Queue()
+    Not an `asyncio.Queue`: a queue is three deques and an Event (a fourth), each deque with a
+    block of 64 slots of its own, about 3 KB a listener before any message, and most sockets sit
+    idle for hours (ten thousand a process: benchmarks/README.md, "Idle sockets"). Here an empty
+    list, and a future only while the socket waits for its next message."""
+
+    __slots__ = ("_channel", "_channels", "_said", "_waiting", "dropped", "lost")
+
+    def __init__(self, channels: dict[str, set[_Listener]], channel: str) -> None:
+        self._channels, self._channel = channels, channel
+        self._said: list[Said | None] = []
+        self._waiting: asyncio.Future[None] | None = None
         self.dropped = False
         self.lost = False
+
+    def _put(self, message: Said | None) -> None:
+        self._said.append(message)
+        waiting = self._waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     def offer(self, message: Said) -> None:
         if self.dropped:
             return
-        if self.queue.qsize() >= QUEUE:
+        if len(self._said) >= QUEUE:
             self.drop()
             return
-        self.queue.put_nowait(message)
+        self._put(message)
 
     def drop(self, *, lost: bool = False) -> None:
         if self.dropped:
             return
         self.dropped, self.lost = True, lost
-        while not self.queue.empty():  # what it has not read goes: its page rejoins
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)  # the reader's next message: it leaves
+        self._said.clear()  # what it has not read goes: its page rejoins
+        self._put(None)  # the reader's next message: it leaves
 
     async def next(self) -> Said | None:
-        return await self.queue.get()
+        while not self._said:
+            self._waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiting
+            finally:
+                self._waiting = None
+        # The first of at most QUEUE: moving the rest up a slot costs less than a deque's block.
+        return self._said.pop(0)
 
     def wake(self) -> None:
-        self.queue.put_nowait(None)
+        self._put(None)
+
+    # Its own subscription, as an async context manager: a generator's (`asynccontextmanager`)
+    # would keep a generator, its frame and the loop's weak reference to it for the socket's
+    # life, about 700 bytes.
+    async def __aenter__(self) -> _Listener:
+        self._channels.setdefault(self._channel, set()).add(self)
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        listeners = self._channels.get(self._channel)
+        if listeners is not None:
+            listeners.discard(self)
+            if not listeners:
+                del self._channels[self._channel]
 
 
 class InProcessHub:
@@ -110,18 +142,8 @@ class InProcessHub:
         for listener in tuple(self._channels.get(channel, ())):
             listener.offer(message)
 
-    @asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[_Listener]:
-        listener = _Listener()
-        self._channels.setdefault(channel, set()).add(listener)
-        try:
-            yield listener
-        finally:
-            listeners = self._channels.get(channel)
-            if listeners is not None:
-                listeners.discard(listener)
-                if not listeners:
-                    del self._channels[channel]
+    def subscribe(self, channel: str) -> _Listener:
+        return _Listener(self._channels, channel)
 
     def listeners(self, channel: str) -> int:
         """How many listen to `channel` in this process."""

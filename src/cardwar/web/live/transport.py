@@ -1,0 +1,134 @@
+"""How a live table's socket is carried, at as little memory as an idle socket can take: most of
+the sockets of a server are idle (a person reading the table, a watcher), ten thousand of them a
+process at 16 KB each at most (benchmarks/README.md, "Idle sockets").
+
+`SocketProtocol` is uvicorn's own WebSocket protocol (`websockets`' sans-I/O one, which took
+45 KB a socket against 53 KB for uvicorn's older `websockets` one, measured side by side) with
+what it keeps for a socket's life and never reads again made small: its queue of what the
+socket said, its gate for writing, the handshake's request and answer. `LiveSockets` takes a
+live table's socket from the guard straight to `sockets.serve`: through FastAPI's middleware,
+router and dependencies, every socket kept about 10 KB of waiting frames and exit stacks for
+its whole life, for nothing a socket uses (its routes take no dependency, its errors are its
+own close codes)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from fastapi import FastAPI, WebSocket
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from cardwar.web.live import sockets
+
+PERSON = re.compile(r"/api/tables/([^/]+)/live")
+"""A person's socket (or a visitor's, who watches): docs/api.md#the-sockets."""
+WATCHER = re.compile(r"/api/watch/([^/]+)/live")
+"""A watcher's socket, by the table's watch code."""
+
+
+class LiveSockets:
+    """The app behind the guard: a live table's socket goes straight to `sockets.serve`, anything
+    else to `app`, FastAPI's. Its `state` is the app's (tests reach the live tables by it)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+        self.state = app.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            person = PERSON.fullmatch(scope["path"])
+            watcher = None if person else WATCHER.fullmatch(scope["path"])
+            if person or watcher:
+                scope["app"] = self.app  # what `websocket.app` reads, as FastAPI sets it
+                live = self.app.state.live
+                websocket = WebSocket(scope, receive, send)
+                if person:
+                    await sockets.serve(websocket, live, code=person[1])
+                else:
+                    assert watcher is not None
+                    await sockets.serve(websocket, live, watch=watcher[1])
+                return
+        await self.app(scope, receive, send)
+
+
+class Inbox:
+    """What a socket said, waiting for the app's `receive`: uvicorn's queue as uvicorn uses it
+    (`put_nowait`, `get`, `empty`). Not an `asyncio.Queue`, three deques and an Event, each deque
+    a block of 64 slots of its own: about 3 KB a socket before its first word. A list, and a
+    future only while the app waits."""
+
+    __slots__ = ("_items", "_waiting")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiting: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    async def get(self) -> Any:
+        while not self._items:
+            self._waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiting
+            finally:
+                self._waiting = None
+        return self._items.pop(0)  # uvicorn pauses reading at one waiting: one or two here
+
+
+class Gate:
+    """Whether the socket may be written to now (its transport's buffer below its high mark):
+    uvicorn's `asyncio.Event` as uvicorn uses it (`wait`, `set`, `clear`), without the Event's
+    deque of waiters (its block of 64 slots, about 700 bytes a socket)."""
+
+    __slots__ = ("_open", "_waiting")
+
+    def __init__(self) -> None:
+        self._open = True
+        self._waiting: list[asyncio.Future[None]] = []
+
+    def set(self) -> None:
+        self._open = True
+        for waiting in self._waiting:
+            if not waiting.done():
+                waiting.set_result(None)
+        self._waiting = []
+
+    def clear(self) -> None:
+        self._open = False
+
+    def is_set(self) -> bool:
+        return self._open
+
+    async def wait(self) -> None:
+        while not self._open:
+            waiting = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiting)
+            await waiting
+
+
+class SocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol, lighter for a socket kept open: `Inbox` and `Gate`
+    for its queue and its Event, and once it has answered the handshake, the handshake's
+    request and answer let go (their headers, about 4 KB), which it never reads again."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]  # the three calls uvicorn makes
+        self.writable = Gate()  # type: ignore[assignment]  # the three calls uvicorn makes
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            # Read only while the handshake is answered (`handle_connect`, the accept above).
+            # The request's headers are emptied, not only let go: `websockets`' parser keeps the
+            # request itself for the connection's life (a local of its generator).
+            self.request.headers.clear()
+            del self.request, self.response
