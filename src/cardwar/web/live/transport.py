@@ -30,11 +30,14 @@ WATCHER = re.compile(r"/api/watch/([^/]+)/live")
 
 class LiveSockets:
     """The app behind the guard: a live table's socket goes straight to `sockets.serve`, anything
-    else to `app`, FastAPI's. Its `state` is the app's (tests reach the live tables by it)."""
+    else to `app`, FastAPI's. Anything else asked of it is the app's (its `state`, its
+    `openapi()`), as if the guard held the app itself."""
 
     def __init__(self, app: FastAPI) -> None:
         self.app = app
-        self.state = app.state
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.app, name)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
