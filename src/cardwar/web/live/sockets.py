@@ -122,9 +122,7 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         headers.clear()
     async with live.hub.subscribe(code) as heard:
         try:
-            await websocket.send_text(write(Welcome({"seat": who.seat, "host": who.host})).text)
-            shown, said = await live.shown_to_join(code)
-            await websocket.send_text(write(shown).text)
+            said = await _show(websocket, live, code, who)
         except (WebSocketDisconnect, RuntimeError):
             return  # gone before it was shown the table (a message too big closes it at once)
         try:
@@ -148,6 +146,16 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         finally:
             await stop(reading)
             await leave(live, code, who)
+
+
+async def _show(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> int:
+    """Welcome the socket and show it the table; the number of the last message told before
+    it was shown. A function of its own so that the table shown (a round's JSON, about 1 KB) is
+    not a local of `talk`, kept for the socket's life once sent."""
+    await websocket.send_text(write(Welcome({"seat": who.seat, "host": who.host})).text)
+    shown, said = await live.shown_to_join(code)
+    await websocket.send_text(write(shown).text)
+    return said
 
 
 async def _hear(
