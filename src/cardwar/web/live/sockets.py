@@ -120,6 +120,8 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
     headers = websocket.scope.get("headers")
     if isinstance(headers, list):
         headers.clear()
+    for read_once in ("_cookies", "_headers"):  # Starlette's, cached as they were first read
+        vars(websocket).pop(read_once, None)
     async with live.hub.subscribe(code) as heard:
         try:
             said = await _show(websocket, live, code, who)

@@ -41,19 +41,24 @@ class LiveSockets:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
-            person = PERSON.fullmatch(scope["path"])
-            watcher = None if person else WATCHER.fullmatch(scope["path"])
-            if person or watcher:
+            code, watch = _codes(scope["path"])
+            if code or watch:
                 scope["app"] = self.app  # what `websocket.app` reads, as FastAPI sets it
-                live = self.app.state.live
                 websocket = WebSocket(scope, receive, send)
-                if person:
-                    await sockets.serve(websocket, live, code=person[1])
-                else:
-                    assert watcher is not None
-                    await sockets.serve(websocket, live, watch=watcher[1])
+                await sockets.serve(websocket, self.app.state.live, code=code, watch=watch)
                 return
         await self.app(scope, receive, send)
+
+
+def _codes(path: str) -> tuple[str, str]:
+    """The table's code of a person's socket, or the watch code of a watcher's, from its path
+    (two empty strings for any other path). Strings, not the matches: a local of the socket's
+    frame stays for its life."""
+    person = PERSON.fullmatch(path)
+    if person:
+        return person[1], ""
+    watcher = WATCHER.fullmatch(path)
+    return "", watcher[1] if watcher else ""
 
 
 class Inbox:
