@@ -3,6 +3,14 @@
     .venv/bin/python benchmarks/tables.py [--tables 500] [--seconds 60] [--flip-s 1.0]
                                           [--clickers 10] [--click-ms 200]
                                           [--baseline-seconds 10] [--battle-limit N]
+    .venv/bin/python benchmarks/tables.py --sockets 10000
+
+With --sockets N, only this: N / 2 tables of two people, every person's socket opened and left
+idle, and the server process's resident size at rest, with the tables open and with every socket
+open: what an idle socket costs, its table's share included, beside the server at rest; and
+whether any socket's handshake agreed to permessage-deflate, which every one offers. The server
+is `cardwar serve` with room made for N sockets (benchmarks/idle.py). Target: at most 16 KB a
+socket, its table's share included.
 
 Starts `cardwar serve` on a loopback port over a fresh database, with its settings as shipped.
 First --clickers one-device players (benchmarks/harness.py's, as in benchmarks/load.py) click

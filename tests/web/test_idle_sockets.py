@@ -1,8 +1,8 @@
-"""What an idle live socket costs the server (docs/deploy.md, benchmarks/README.md "Idle
-sockets"): the server as `cardwar serve` runs it (uvicorn, its options), 250 tables of two
-people, each person's socket open and idle. Memory is the server process's resident size,
-before and after the sockets open: each must stay far under the 45 KB they took before, and
-no socket compresses its messages though its browser offers to."""
+"""What an idle live socket costs the server (benchmarks/README.md, "Idle sockets"): the
+server as `cardwar serve` runs it (uvicorn, its options), 250 tables of two people, each
+person's socket open and idle. Memory is the server process's resident size, before and after
+the sockets open: each must stay far under the 45 KB they took before, and no socket
+compresses its messages though its browser offers to."""
 
 from __future__ import annotations
 
