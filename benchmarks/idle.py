@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness import START_S
+from harness import START_S, resident
 
 HANDSHAKE = (
     "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
@@ -150,6 +150,22 @@ async def hold(
     key = base64.b64encode(os.urandom(16)).decode()
     transport.write(HANDSHAKE.format(path=path, port=port, key=key, cookie=cookie).encode())  # type: ignore[attr-defined]
     return transport, await asyncio.wait_for(joined, 120)
+
+
+async def settled(pid: int, within: float = 120.0) -> tuple[int, int]:
+    """The process's resident size (RSS, PSS: harness's `resident`) once it has stopped
+    growing: three samples half a second apart within 256 KB of each other. A server may still
+    be loading the simulator's compiled code when it first answers, and a socket's arrival is
+    told to its table after the socket has been shown it; `within` bounds the wait."""
+    samples = [resident(pid)]
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+        samples.append(resident(pid))
+        last = [rss for rss, _ in samples[-3:]]
+        if len(last) == 3 and max(last) - min(last) <= 256 * 1024:
+            break
+    return samples[-1]
 
 
 def extensions(head: bytes) -> str:

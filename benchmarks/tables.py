@@ -94,11 +94,10 @@ from harness import (
     loopback,
     ms,
     play,
-    resident,
     run,
     target,
 )
-from idle import IdleServer, extensions, hold, more_files
+from idle import IdleServer, extensions, hold, more_files, settled
 from load import come_in
 
 SOCKETS = 1000  # the server's live_sockets as shipped (src/cardwar/web/settings.py)
@@ -149,12 +148,10 @@ async def measure_idle(server: IdleServer, sockets: int) -> dict[str, Any]:
     """Open `sockets` / 2 tables of two people and every person's socket, left idle; the server
     process's memory at rest, with the tables open, and with every socket open."""
     pid, port = server.process.pid, server.port
-    await asyncio.sleep(1.0)  # its start settled
-    found: dict[str, Any] = {"at_rest": resident(pid)}
+    found: dict[str, Any] = {"at_rest": await settled(pid)}  # its start over
     live = LiveTables(port, sockets // 2, 1.0, first_address=1)
     found["opened_s"] = await live.open()
-    await asyncio.sleep(1.0)
-    found["tables"] = resident(pid)
+    found["tables"] = await settled(pid)
     people = [person for table in live.tables for person in table.people]
     start = time.perf_counter()
     held = await gather_some(
@@ -165,8 +162,7 @@ async def measure_idle(server: IdleServer, sockets: int) -> dict[str, Any]:
         JOIN_AT_ONCE,
     )
     found["joined_s"] = time.perf_counter() - start
-    await asyncio.sleep(2.0)  # every socket idle: nothing said at any table
-    found["open"] = resident(pid)
+    found["open"] = await settled(pid)  # every socket in and idle: nothing said at any table
     found["joined"] = [head for _, head in held if head is not None]
     found["live"] = live
     for transport, _ in held:

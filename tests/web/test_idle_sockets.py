@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from http.client import HTTPConnection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,7 +73,10 @@ def resident(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-def post(conn: HTTPConnection, path: str, body: object, cookie: str = "") -> tuple[dict, str]:  # type: ignore[type-arg]
+def post(
+    conn: HTTPConnection, path: str, body: object, cookie: str = ""
+) -> tuple[dict[str, Any], str]:
+    """POST `body` as JSON with `cookie`; the answer's JSON, and the cookie it set (or `cookie`)."""
     headers = {"Content-Type": "application/json", "Host": "127.0.0.1"}
     if cookie:
         headers["Cookie"] = cookie
@@ -96,7 +100,7 @@ def open_tables(port: int) -> list[tuple[str, str]]:
     return people
 
 
-def read_message(sock: socket.socket) -> dict:  # type: ignore[type-arg]
+def read_message(sock: socket.socket) -> dict[str, Any]:
     """The next text message the server sends (its frames are not masked)."""
     first = receive(sock, 2)
     size = first[1] & 0x7F
@@ -105,10 +109,12 @@ def read_message(sock: socket.socket) -> dict:  # type: ignore[type-arg]
     elif size == 127:
         size = int.from_bytes(receive(sock, 8), "big")
     assert first[0] & 0x0F == 1, f"not a text frame: {first!r}"
-    return json.loads(receive(sock, size))  # type: ignore[no-any-return]
+    message: dict[str, Any] = json.loads(receive(sock, size))
+    return message
 
 
 def receive(sock: socket.socket, size: int) -> bytes:
+    """Exactly `size` bytes from `sock`."""
     data = b""
     while len(data) < size:
         more = sock.recv(size - len(data))
