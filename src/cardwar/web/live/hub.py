@@ -11,6 +11,7 @@ sends it the whole table)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from cardwar.web.live.wire import Said
@@ -26,7 +27,7 @@ class Subscription(Protocol):
     dropped: bool
     lost: bool
 
-    async def next(self) -> Said | None:
+    def next(self) -> Awaitable[Said | None]:
         """The next message, waiting for it; None once the listener has been dropped, or
         woken."""
 
@@ -68,15 +69,16 @@ class _Listener:
     def __init__(self, channels: dict[str, set[_Listener]], channel: str) -> None:
         self._channels, self._channel = channels, channel
         self._said: list[Said | None] = []
-        self._waiting: asyncio.Future[None] | None = None
+        self._waiting: asyncio.Future[Said | None] | None = None
         self.dropped = False
         self.lost = False
 
     def _put(self, message: Said | None) -> None:
-        self._said.append(message)
-        waiting = self._waiting
-        if waiting is not None and not waiting.done():
-            waiting.set_result(None)
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None and not waiting.done():  # done: its wait was cancelled
+            waiting.set_result(message)
+        else:
+            self._said.append(message)
 
     def offer(self, message: Said) -> None:
         if self.dropped:
@@ -93,15 +95,15 @@ class _Listener:
         self._said.clear()  # what it has not read goes: its page rejoins
         self._put(None)  # the reader's next message: it leaves
 
-    async def next(self) -> Said | None:
-        while not self._said:
-            self._waiting = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiting
-            finally:
-                self._waiting = None
-        # The first of at most QUEUE: moving the rest up a slot costs less than a deque's block.
-        return self._said.pop(0)
+    def next(self) -> asyncio.Future[Said | None]:
+        # A future the socket awaits, not a coroutine: no frame of its own while it waits.
+        got: asyncio.Future[Said | None] = asyncio.get_running_loop().create_future()
+        if self._said:
+            # The first of at most QUEUE: moving the rest up costs less than a deque's block.
+            got.set_result(self._said.pop(0))
+        else:
+            self._waiting = got
+        return got
 
     def wake(self) -> None:
         self._put(None)
