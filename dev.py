@@ -57,6 +57,9 @@ def install(extras: str = "") -> None:
 def play(args: list[str]) -> None:
     """Start the web game (`cardwar serve`); it prints the address to open."""
     install()
+    # The game's own hints (how to let phones in, say) then name this command, which runs as
+    # printed here, rather than `cardwar`, which is not on the shell's path.
+    os.environ["CARDWAR_STARTED_AS"] = "python3 dev.py play"
     run(BIN / "cardwar", "serve", *args)
 
 

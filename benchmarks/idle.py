@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import dataclasses
+import json
 import os
 import resource
 import socket
@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness import START_S, resident
+from harness import START_S, Connection, resident
 
 HANDSHAKE = (
     "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
@@ -80,17 +80,34 @@ def serve(port: int, db: str, sockets: int) -> None:
     """`cardwar serve --port PORT --db DB`, its caps made room for `sockets`."""
     import uvicorn
 
-    from cardwar.cli.serve import settings_of, uvicorn_options
+    from cardwar.cli.serve import sized_settings, uvicorn_options
+    from cardwar.web import Settings
     from cardwar.web.app import create_app
 
-    shipped = settings_of({"port": port, "db": db})
-    settings = dataclasses.replace(
-        shipped,
-        live_sockets=sockets + 100,
-        live_sockets_per_address=sockets,
-        server_writes_times=shipped.server_writes_times * 50,
-    )
+    options = {
+        "port": port,
+        "db": db,
+        # Twice as many as asked: `cardwar serve` keeps a quarter of its connections for plain
+        # HTTP, and sizes the rest from its open files (`sized_settings`), as it does shipped.
+        "live_sockets": 2 * sockets + 100,
+        "live_sockets_per_address": sockets,
+        "server_writes_times": Settings().server_writes_times * 50,
+    }
+    settings, _ = sized_settings(options)
     uvicorn.run(create_app(settings), **uvicorn_options(settings))
+
+
+async def simulator_ready(port: int) -> None:
+    """Wait until the server has its simulator (`GET /api/simulator`): it answers at once and
+    loads it after, some hundred megabytes that must not count as the sockets'."""
+    conn = Connection(port)
+    try:
+        while True:
+            answer = await conn.request("GET", "/api/simulator?wait=30", timeout=60)
+            if answer.status != 200 or json.loads(answer.body)["ready"]:
+                return
+    finally:
+        conn.close()
 
 
 class _Idle(asyncio.Protocol):

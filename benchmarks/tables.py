@@ -97,7 +97,7 @@ from harness import (
     run,
     target,
 )
-from idle import IdleServer, extensions, hold, more_files, settled
+from idle import IdleServer, extensions, hold, more_files, settled, simulator_ready
 from load import come_in
 
 SOCKETS = 1000  # the server's live_sockets as shipped (src/cardwar/web/settings.py)
@@ -148,6 +148,7 @@ async def measure_idle(server: IdleServer, sockets: int) -> dict[str, Any]:
     """Open `sockets` / 2 tables of two people and every person's socket, left idle; the server
     process's memory at rest, with the tables open, and with every socket open."""
     pid, port = server.process.pid, server.port
+    await simulator_ready(port)
     found: dict[str, Any] = {"at_rest": await settled(pid)}  # its start over
     live = LiveTables(port, sockets // 2, 1.0, first_address=1)
     found["opened_s"] = await live.open()

@@ -137,7 +137,8 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 @pytest.fixture(scope="module")
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """One `cardwar serve` for a whole module; each browser context is a new player. (The
-    server has its worker process started and the simulator loaded in it before it answers.)"""
+    server prepares the simulator in the background as it starts: from the session's cache,
+    in a second.)"""
     server = LiveServer(tmp_path_factory.mktemp("shared") / "live.db").start()
     try:
         yield server
@@ -171,10 +172,11 @@ def browser() -> Iterator[Browser]:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Have numba compile (and cache) the simulator's code once, before the xdist workers
-    start, rather than in every process that needs it at once: each `cardwar serve` loads the
-    chance estimate's code before it listens, and its worker process the statistics' code when
-    first asked, and the tests their own. A fresh checkout compiles them here (about half a
-    minute of one core); after that, all of them load the cache in under a second. Every kernel
+    start, rather than in every process that needs it at once: each `cardwar serve` prepares
+    the kernels in the background as it starts (a process of its own compiles any missing, then
+    its worker and itself load them), and the tests load their own. A fresh checkout compiles
+    them here (about half a minute of one core); after that, all of them load the cache in
+    under a second. Every kernel
     family is touched: the common table's own, the general one (table order, no limit: the loop
     watch too), every deal of a small deck, and deals read from JSON lines."""
     if hasattr(session.config, "workerinput"):

@@ -4,6 +4,7 @@ stopped by the fixtures (conftest.py) and the tests that restart or kill it."""
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -108,8 +109,14 @@ class LiveServer:
         env: dict[str, str] | None = None,
         log: Path | None = None,
         args: Sequence[str] = (),
+        host: str = "127.0.0.1",
+        before: Sequence[str] = (),
+        open_files: tuple[int, int] | None = None,
     ) -> None:
         self.db = db
+        self.host = host  # where it listens (`--host`), and where the test reaches it
+        self.before = tuple(before)  # what runs the command (`ip netns exec HOST`, say)
+        self.open_files = open_files  # its limit of open files (soft, hard), if not this one's
         self.env = env or {}  # more of the server's environment (NUMBA_CACHE_DIR, say)
         self.args = tuple(args)  # more options of `cardwar serve` (--broker, --workers)
         # A log beside the file, unless told (a URL, or a second server on the file).
@@ -118,17 +125,20 @@ class LiveServer:
         self.process: subprocess.Popen[bytes] | None = None
         self.output: Output | None = None
         self._served = False  # once served, the address stays: the test and its pages use it
+        self._launched = 0.0
+        self.took_to_url = 0.0
+        """Seconds from the last launch to the address printed (a first start is timed so)."""
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self) -> LiveServer:
         """Start the server and wait until it answers.
 
         The waits are for the server's own signs of life, however long a busy machine makes
-        them take: it prints its address (once it has loaded the simulator's compiled code,
-        which a fresh checkout compiles first), then its port answers. A server that exits
+        them take: it prints its address (the simulator is prepared in the background after
+        that), then its port answers. A server that exits
         fails the test at once, with its output. The first start moves to another port if
         another process listens on this one; a restart keeps the address."""
         for _ in range(1 if self._served else PORT_TRIES):
@@ -151,21 +161,31 @@ class LiveServer:
         raise RuntimeError(f"cardwar serve found {PORT_TRIES} ports taken\n{self._said()}")
 
     def _launch(self) -> None:
-        command = [sys.executable, "-m", "cardwar.cli", "serve"]
+        command = [*self.before, sys.executable, "-m", "cardwar.cli", "serve"]
         command += ["--port", str(self.port), "--db", str(self.db), *self.args]
+        if self.host != "127.0.0.1":
+            command += ["--host", self.host]
         self.process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
+            preexec_fn=None if self.open_files is None else self._limit_open_files,
         )
+        self._launched = time.monotonic()
         assert self.process.stdout is not None
         self.output = Output(self.process.stdout, self.log)
+
+    def _limit_open_files(self) -> None:
+        """In the child, before it runs: the limit of open files it was given (`ulimit -n`)."""
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def _wait_until_serving(self) -> None:
         assert self.process is not None and self.output is not None
         try:
             printed = self.output.wait_for(self.url)
+            self.took_to_url = time.monotonic() - self._launched
         except TimeoutError:
             raise RuntimeError(
                 f"cardwar serve printed no address, and nothing more for {HANG_S:.0f} s: hung?"

@@ -14,8 +14,9 @@ CHUNK = 65536
 class Relay:
     """Relays every connection made to `port` to `upstream` (host, port), until cut."""
 
-    def __init__(self, upstream: tuple[str, int]) -> None:
+    def __init__(self, upstream: tuple[str, int], host: str = "127.0.0.1") -> None:
         self.upstream = upstream
+        self.host = host  # the address it listens on (a test's link, for a namespace's host)
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()  # both ends of every connection relayed now
         self._cut = False
@@ -26,7 +27,7 @@ class Relay:
     def _listen(self, port: int) -> socket.socket:
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", port))
+        listener.bind((self.host, port))
         listener.listen(64)
         self._start(self._accept, listener)
         return listener

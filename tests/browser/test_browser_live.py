@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
 from browsing import DESKTOP, PHONE, Watch, audit, button, open_page, settle
 from live import HANG_S, LiveServer
@@ -137,17 +137,48 @@ def turn(page: Page, touch: bool = False) -> None:
         control.click()
 
 
+def test_an_invite_the_network_can_open_shows_its_qr_code(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A game that listens on its network (here: its answer made so) offers the invite as a QR
+    code too, drawn, and no hint: the phones of the network can open it."""
+    context = browser.new_context(**DESKTOP, service_workers="block")  # every request routed
+    page = context.new_page()
+
+    def shared(route: Route) -> None:
+        answer = route.fetch()
+        opened = answer.json()
+        opened["invite"] |= {"shared": True, "hint": None}
+        route.fulfill(response=answer, json=opened)
+
+    page.route("**/api/tables", shared)
+    page.goto(shared_server.url)
+    open_table(page)
+    invite = page.get_by_role("dialog", name="Invite to your table")
+    qr = page.get_by_role("img", name="QR code of the invite link")
+    expect(qr).to_be_visible()
+    # Drawn, not broken (waited for: the image may still be on its way when it shows).
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 100", arg=qr.element_handle(), timeout=WAIT_MS
+    )
+    expect(invite.locator("#invite-text")).to_contain_text("point their phone's camera")
+    expect(invite.locator("#invite-hint")).to_be_hidden()
+    audit(page)
+    context.close()
+
+
 def test_two_devices_meet_through_the_invite_and_play_the_same_battle(
     browser: Browser, shared_server: LiveServer
 ) -> None:
     ann, ann_watch = open_page(browser, shared_server, DESKTOP)
     link, _ = open_table(ann)
-    qr = ann.get_by_role("img", name="QR code of the invite link")
-    expect(qr).to_be_visible()
-    # Drawn, not broken (waited for: the image may still be on its way when it shows).
-    ann.wait_for_function(
-        "img => img.complete && img.naturalWidth > 100", arg=qr.element_handle(), timeout=WAIT_MS
-    )
+    # The game listens on this computer alone: no QR code a phone could not open, and the host
+    # is told first how to let the network in (tests/web/test_start.py: the command runs).
+    invite = ann.get_by_role("dialog", name="Invite to your table")
+    expect(invite.locator("#invite-text")).to_contain_text("Only this computer can open this link")
+    expect(invite.locator("#invite-hint")).to_contain_text("start it again with:")
+    expect(invite.locator("#invite-hint")).to_contain_text("--host 0.0.0.0")
+    expect(ann.get_by_role("img", name="QR code of the invite link")).to_be_hidden()
     assert "?table=" in link and link.startswith(shared_server.url)
     audit(ann)  # the invite dialog open
     close_invite(ann)

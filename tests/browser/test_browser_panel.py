@@ -668,7 +668,7 @@ def test_the_share_link_comes_from_the_page_address(
     expect(local).to_be_visible()
     expect(local).to_contain_text("This page was opened at 127.0.0.1")
     expect(local).to_contain_text("only on this computer")
-    expect(local).to_contain_text("cardwar serve --host 0.0.0.0")
+    expect(local).to_contain_text("python3 dev.py play --host 0.0.0.0")
     port = urlparse(shared_server.url).port
     expect(local).to_contain_text(f"http://192.168.1.20:{port}")
     expect(button(page, "Share link")).to_be_hidden()

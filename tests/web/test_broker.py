@@ -471,3 +471,46 @@ def test_a_table_locked_longer_than_its_lease_stays_locked(
     lives, left = asyncio.run(run())
     assert lives[-1] > lives[-2] and lives[-1] <= presence.LEASE_S * 1000
     assert left == 0
+
+
+@asynccontextmanager
+async def process_of(url: str) -> AsyncIterator[RedisPresences]:
+    """The presences of a process with its hub, which hears another process ask for a lock."""
+    async with hub_of(url) as hub:
+        yield RedisPresences(hub.broker, hub)
+
+
+def test_a_lock_kept_after_a_request_is_given_to_another_process_that_asks(
+    broker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table whose sockets are all in one process keeps its lock there after a request (its
+    next flip costs one round trip, tests/web/test_live_costs.py); another process that asks
+    for the table gets it at once (never after the linger, made endless here, nor a
+    `TableBusy`), reads what the first left, and the first reads the other's change as it
+    takes the table again. As a server stops, what it keeps is given back."""
+    monkeypatch.setattr(presence, "LINGER_S", 3600.0)
+    monkeypatch.setattr(presence, "WAIT_S", 2.0)  # within the lease: a lapse never frees it
+    rows, reload = stored(OLD_ROW)
+
+    async def run() -> tuple[bool, str, str, int, bool]:
+        async with process_of(broker) as one, process_of(broker) as other:
+            mine, theirs = Presence(Table(OLD_ROW)), Presence(Table(OLD_ROW))
+            lock = one.broker.key("lock", "c")
+            async with one.locked(mine, reload):
+                mine.sockets = {0: {one.process: 1}}  # Ann's socket, in this process alone
+                one_told = await one.broker.redis.get(lock)
+            kept = await one.broker.redis.get(lock) == one_told  # kept after the request
+            async with other.locked(theirs, reload):  # asks, and is given it
+                rows["c"] = replace(OLD_ROW, round_id="dealt elsewhere")
+                theirs.table, theirs.saved = replace(theirs.table, row=rows["c"]), "dealt"
+                seen = sorted(theirs.sockets[0])
+            async with one.locked(mine, reload):  # taken again: the other's change is read
+                round_id = mine.table.row.round_id
+            await one.stop()
+            return kept, seen[0], round_id, await one.broker.redis.exists(lock), bool(one_told)
+
+    kept, seen, round_id, left, held = asyncio.run(run())
+    assert held and kept
+    assert seen.count(":") == 2  # the first process's name: its presence as it left it
+    assert round_id == "dealt elsewhere"
+    assert left == 0

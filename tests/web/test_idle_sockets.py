@@ -31,15 +31,16 @@ SOCKETS = 2 * TABLES
 MOST_BYTES = 20 * 1024
 
 SERVER = """
-import dataclasses, sys
+import sys
 import uvicorn
-from cardwar.cli.serve import settings_of, uvicorn_options
+from cardwar.cli.serve import sized_settings, uvicorn_options
 from cardwar.web.app import create_app
-shipped = settings_of({"port": int(sys.argv[1]), "db": sys.argv[2]})
-settings = dataclasses.replace(
-    shipped, live_sockets=2000, live_sockets_per_address=2000, worker_at_start=False,
-    new_players_burst=2000, address_writes_times=100, server_writes_times=100,
-)
+options = {
+    "port": int(sys.argv[1]), "db": sys.argv[2], "worker_at_start": False,
+    "live_sockets": 2000, "live_sockets_per_address": 2000, "new_players_burst": 2000,
+    "address_writes_times": 100, "server_writes_times": 100,
+}
+settings, _ = sized_settings(options)
 uvicorn.run(create_app(settings), **uvicorn_options(settings))
 """
 
@@ -89,8 +90,14 @@ def post(
 
 
 def open_tables(port: int) -> list[tuple[str, str]]:
-    """Open the tables and seat their guests: (code, cookie) for each person."""
-    conn, people = HTTPConnection("127.0.0.1", port), []
+    """Wait for the simulator (the server answers at once, and loads it after: some hundred
+    megabytes that must not count as the sockets'), then open the tables and seat their
+    guests: (code, cookie) for each person."""
+    conn, people = HTTPConnection("127.0.0.1", port, timeout=HANG_S), []
+    ready = False
+    while not ready:  # each answer waits for it up to 30 s
+        conn.request("GET", "/api/simulator?wait=30", headers={"Host": "127.0.0.1"})
+        ready = json.loads(conn.getresponse().read())["ready"]
     seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": ""}]
     for _ in range(TABLES):
         opened, host = post(conn, "/api/tables", {"rules": {"players": 2}, "seats": seats})

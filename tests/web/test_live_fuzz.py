@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 
 from cardwar import persist
 from cardwar.web.live.table import REACTIONS
-from devices import Device, heard, live_of, open_table
 
+from devices import Device, heard, live_of, open_table
 from helpers import ClientFactory
 
 SEEDS = 30

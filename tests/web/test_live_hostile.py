@@ -1,13 +1,20 @@
 """What a hostile or unlucky table meets (docs/api.md#limits-of-live-tables): no seat held for
-ever, a deal and a run to the end limited as they are over HTTP, a frame that is not text."""
+ever, a deal and a run to the end limited as they are over HTTP, a frame that is not text, and
+no few addresses able to fill a process's sockets against a newcomer."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from types import SimpleNamespace
+
 import pytest
+from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from devices import Device, heard, joined, live_of, open_table, served, until
+from cardwar.web.live.doors import Doors, Full, Ticket
 
+from devices import Device, heard, joined, live_of, open_table, served, until
 from helpers import ClientFactory
 
 __all__ = ["served"]  # a fixture, used by name
@@ -128,3 +135,65 @@ def test_a_binary_frame_closes_the_socket_as_unreadable(make_client: ClientFacto
             ws.send_bytes(b'{"type": "ping"}')
             heard(ws)
     assert closed.value.code == 1003 and "not binary" in closed.value.reason
+
+
+def test_a_few_addresses_cannot_fill_the_process_against_a_newcomer() -> None:
+    """Four addresses holding all of a process's 1,000 sockets do not lock anyone out: each new
+    address is let in, and the address holding the most gives way (its newest socket closed),
+    until the four hold one each; then the process is full for everyone alike."""
+    doors = Doors(SimpleNamespace(on_lock=[]), unseen_s=10)  # type: ignore[arg-type]
+    taken = [doors.let_in(f"10.0.0.{n % 4}", None, 1000, 256) for n in range(1000)]
+    assert doors.sockets == 1000 and not any(isinstance(one, Full) for one in taken)
+    assert doors.let_in("10.0.0.0", None, 1000, 256) is Full.SERVER  # the most gives way first
+    newcomers = [doors.let_in(f"10.1.{n // 256}.{n % 256}", None, 1000, 256) for n in range(997)]
+    assert [isinstance(one, Ticket) for one in newcomers] == [True] * 996 + [False]
+    assert newcomers[-1] is Full.SERVER
+    assert [doors.sockets_from[f"10.0.0.{n}"] for n in range(4)] == [1, 1, 1, 1]
+    assert sum(isinstance(one, Ticket) and one.evicted for one in taken) == 996
+    assert doors.sockets == 1000
+
+
+def test_the_address_holding_the_most_gives_way_to_a_newcomer(make_client: ClientFactory) -> None:
+    """With the process's sockets all taken, three by one address and one by another, a socket
+    from a third address is let in, and the newest of the first address's is told why and
+    closed with 1013; the first address, and then the second, are refused one more (1013)."""
+    client = make_client(live_sockets=4, live_sockets_per_address=4)
+    host = Device(client)
+    code = open_table(host)["invite"]["code"]
+    path = f"/api/tables/{code}/live"
+    with contextlib.ExitStack() as stack:
+        held = []
+        for address in ("10.0.0.1", "10.0.0.1", "10.0.0.1", "10.0.0.2"):
+            with from_address(client, address):
+                held.append(stack.enter_context(host.socket(path)))
+            joined(held[-1])
+        with from_address(client, "10.0.0.3"):
+            newcomer = stack.enter_context(host.socket(path))
+        joined(newcomer)
+        assert "closed to let someone else in" in heard(held[2])["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            heard(held[2])
+        assert closed.value.code == 1013
+        for address in ("10.0.0.1", "10.0.0.2"):
+            with from_address(client, address), pytest.raises(WebSocketDisconnect) as closed:
+                with host.socket(path) as refused:
+                    assert "as many live tables open" in heard(refused)["message"]
+                    heard(refused)
+            assert closed.value.code == 1013
+        assert dict(live_of(client).doors.sockets_from) == {
+            "10.0.0.1": 2,
+            "10.0.0.2": 1,
+            "10.0.0.3": 1,
+        }
+
+
+@contextlib.contextmanager
+def from_address(client: TestClient, address: str) -> Iterator[None]:
+    """Sockets opened meanwhile come from `address` (the TestClient names one client address
+    for all it opens; its transport keeps it)."""
+    transport = client._transport  # type: ignore[attr-defined]
+    before, transport.client = transport.client, (address, 50000)
+    try:
+        yield
+    finally:
+        transport.client = before

@@ -25,7 +25,6 @@ from devices import (
     open_table,
     until,
 )
-
 from helpers import ClientFactory
 from live import HANG_S, LiveServer
 

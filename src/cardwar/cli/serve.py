@@ -1,8 +1,8 @@
 """`cardwar serve`: run the web game until interrupted, after saying where to open it.
 
 Only this command loads the web stack (`main` imports this module when asked to serve), so
-`cardwar round` starts without it; the app prepares the simulator's compiled code as it starts,
-and this command shows how that goes on a first run.
+`cardwar round` starts without it; the app answers at once and prepares the simulator's compiled
+code in the background, and this command says so on a first start.
 """
 
 from __future__ import annotations
@@ -11,58 +11,47 @@ import argparse
 import socket
 import textwrap
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from cardwar.cli.shared import days, port, print_line, whole
 from cardwar.errors import CardwarError
-from cardwar.sim.warm import FIRST_RUN_S
 from cardwar.web import Settings
+from cardwar.web.connections import BoundedHttp, Bounds, Sized, open_files
 from cardwar.web.settings import LOOPBACK_HOSTS
 
 SERVER = Settings()  # the server's defaults, which `cardwar serve --help` shows
 WILDCARDS = {"0.0.0.0", "::", "[::]", ""}
-PREPARING = f"cardwar: preparing the simulator, first run only: about {FIRST_RUN_S} s"
+PREPARING = (
+    "cardwar: preparing the simulator in the background, first start only: about {seconds} s "
+    "in all. The game is open meanwhile; the chance meter and the statistics follow when it is "
+    "ready."
+)
+PREPARED = "cardwar: the simulator is ready (prepared in {took:.0f} s)"
 
 
 class Start:
-    """How the server's start goes, on `out`: a slow preparation of the simulator as a progress
-    line (a line a step when `out` is not a terminal), then where to open the game."""
+    """How the server's start goes, on `out`: where to open the game as soon as it answers,
+    and, on a first start, that the simulator is being prepared meanwhile, then that it is."""
 
     def __init__(self, out: Console, said: list[str]) -> None:
         self._out, self._said = out, said
-        self._bar: Progress | None = None
-        self._task: TaskID | None = None
-
-    def preparing(self, done: int, total: int, what: str) -> None:
-        """Show the step under way (`what`), or end the line when all are `done`."""
-        if not self._out.is_terminal:
-            if what:
-                print_line(self._out, f"{PREPARING} ({what}, {done + 1} of {total})")
-            return
-        if self._bar is None:
-            self._bar = Progress(
-                TextColumn(PREPARING),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.description}"),
-                console=self._out,
-                transient=True,
-            )
-            self._bar.start()
-            self._task = self._bar.add_task(what, total=total)
-        assert self._task is not None
-        self._bar.update(self._task, completed=done, description=what)
-        if not what:
-            self._bar.stop()
 
     def ready(self) -> None:
         """Say where to open the game, and what else its start found worth saying."""
         for line in self._said:
             print_line(self._out, line)
+
+    def preparing(self, seconds: int) -> None:
+        """Say, once, that a first start prepares the simulator, and how long it takes."""
+        print_line(self._out, PREPARING.format(seconds=seconds))
+
+    def prepared(self, took: float) -> None:
+        """Say that it is done."""
+        print_line(self._out, PREPARED.format(took=took))
 
 
 def kept_in(db: Path | str) -> str:
@@ -84,6 +73,7 @@ def serve(
     broker: str | None = None,
     workers: int = 1,
     give_after: float = SERVER.live_give_after_s,
+    trusted_proxies: Sequence[str] = (),
 ) -> int:
     """Run the web game until interrupted, after saying where to open it."""
     if broker is not None:
@@ -107,18 +97,33 @@ def serve(
         "live_give_after_s": give_after,
         "hosts": tuple(dict.fromkeys(name.lower() for name in names if name)),
         "any_ip_host": wide,
+        "trusted_proxies": tuple(trusted_proxies),
     }
     if db is not None:
         options["db"] = db
     if broker is not None:
         options["broker"] = broker
-    settings = settings_of(options)
+    options["network_command"] = network_command(port)
+    settings, sized = sized_settings(options)
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     said = [
         f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)",
         f"cardwar: rounds are kept in {kept_in(settings.db)}",
+        sized_line(sized),
     ]
-    if host not in LOOPBACK_HOSTS:
+    if host in LOOPBACK_HOSTS:
+        said.append(
+            "cardwar: only this computer can play; to let the phones and computers of your "
+            f"network play too, stop it and start it with: {settings.network_command}"
+        )
+    else:
+        from cardwar.web.live.invite import lan_address
+
+        reached = lan_address() if wide else shown
+        if reached is not None:
+            said.append(
+                f"cardwar: phones and computers on your network open http://{reached}:{port}"
+            )
         said.append(
             f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
             "reach it on your network can play here"
@@ -137,6 +142,62 @@ def serve(
     return 0
 
 
+STARTED_AS = "CARDWAR_STARTED_AS"
+"""Set by `python3 dev.py play` to itself, so that the commands the game prints run as printed
+in a clone whose program is not on the shell's path."""
+
+
+def network_command(port: int) -> str:
+    """The command that starts this game again for its network, as it runs here: the command
+    that started it (`dev.py play` says so), else the `cardwar` program by the name the shell
+    finds it, or by its full path."""
+    import os
+    import shutil
+    import sys
+
+    started = os.environ.get(STARTED_AS)
+    if started is None:
+        program = Path(sys.argv[0])
+        if program.name != "cardwar":  # `python -m cardwar.cli`
+            started = f"{sys.executable} -m cardwar.cli serve"
+        elif (found := shutil.which("cardwar")) and Path(found).resolve() == program.resolve():
+            started = "cardwar serve"
+        else:
+            started = f"{program.resolve()} serve"
+    again = f"{started} --host 0.0.0.0"
+    return again if port == SERVER.port else f"{again} --port {port}"
+
+
+def sized_settings(options: dict[str, Any]) -> tuple[Settings, Sized]:
+    """The server's settings from `options`, with this process's open files raised to the most
+    it may have (its children, `--workers`' processes, inherit them) and its caps of
+    connections and live sockets sized from them (docs/deploy.md#connections): the figures are
+    said at the start, and a connection or socket past them is refused, and logged, never left
+    to find the process out of open files."""
+    settings = settings_of(options)
+    before, now = open_files()
+    try:
+        sized = Sized.of(settings, now)
+    except ValueError as error:
+        raise ServeError(str(error)) from None
+    if sized.live_sockets != settings.live_sockets:
+        options["live_sockets"] = sized.live_sockets  # a worker process is handed it so
+        settings = settings_of(options)
+    BoundedHttp.bounds = Bounds.of(settings, sized)
+    return settings, replace(sized, raised_from=before)
+
+
+def sized_line(sized: Sized) -> str:
+    """How many connections the server takes, and why no more (its open files), in words."""
+    files = "no limit" if sized.open_files is None else f"{sized.open_files}"
+    if sized.raised_from is not None and sized.raised_from != sized.open_files:
+        files += f", raised from {sized.raised_from}"
+    return (
+        f"cardwar: up to {sized.connections} connections at once, {sized.live_sockets} of them "
+        f"live tables' sockets (open files: {files})"
+    )
+
+
 class ServeError(CardwarError):
     """`cardwar serve` cannot start as asked (exit status 2, and the reason)."""
 
@@ -146,8 +207,9 @@ def settings_of(options: dict[str, Any]) -> Settings:
     chosen = dict(options)
     if "db" in chosen:
         chosen["db"] = chosen["db"] if "://" in chosen["db"] else Path(chosen["db"])
-    if "hosts" in chosen:
-        chosen["hosts"] = tuple(chosen["hosts"])
+    for listed in ("hosts", "trusted_proxies"):  # lists, once handed over as JSON
+        if listed in chosen:
+            chosen[listed] = tuple(chosen[listed])
     return Settings(**chosen)
 
 
@@ -192,22 +254,18 @@ def serve_many(
 ) -> int:
     """Run `workers` server processes on one listening socket (uvicorn's supervisor: one that
     dies is replaced; SIGHUP replaces them one at a time, each new one serving before its old
-    one stops). The database is upgraded and the simulator prepared here, once, first."""
-    import asyncio
+    one stops). The database is upgraded here, once, first; each process prepares the
+    simulator in the background as one process does (`web/warming.py`)."""
     import json
     import os
 
     import uvicorn
 
-    from cardwar.web.app import prepare_simulator
     from cardwar.web.store import Store
 
     assert settings.broker is not None
     reach_broker(settings.broker)
     Store(settings.db).close()  # brought up to date once, before any process opens it
-    # numba's cache filled here, once, so that each process loads the kernels, not compiles
-    # them (a first run says so on `start`, as one process's start does)
-    asyncio.run(prepare_simulator(start, None))
     os.environ[OPTIONS_VARIABLE] = json.dumps(options, default=str)
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     start.ready()
@@ -236,7 +294,10 @@ def app_of_environment() -> Any:
 
     supervisor = int(os.environ[SUPERVISOR_VARIABLE])
     threading.Thread(target=_stop_without, args=(supervisor,), daemon=True).start()
-    return create_app(settings_of(json.loads(os.environ[OPTIONS_VARIABLE])))
+    # sized as the supervisor sized them (this process inherits its open files), and the
+    # bounds of this process's connections set with them
+    settings, _ = sized_settings(json.loads(os.environ[OPTIONS_VARIABLE]))
+    return create_app(settings)
 
 
 def _stop_without(supervisor: int) -> None:
@@ -252,15 +313,23 @@ def _stop_without(supervisor: int) -> None:
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """How uvicorn serves the app: quiet, and sized for live tables' sockets."""
+    """How uvicorn serves the app: quiet, bounded, and sized for live tables' sockets."""
     from cardwar.web.live.transport import SocketProtocol
 
     return {
+        # Its heads bounded, late requests closed, connections capped (BoundedHttp); a live
+        # socket, once open, is closed by uvicorn when a ping of its goes unanswered (20 s, and
+        # 20 s to answer: its defaults), so a silent one holds its place 40 s at most.
+        "http": BoundedHttp,
         "host": settings.listen_host,
         "port": settings.port,
         "log_level": "warning",
         "access_log": False,
         "server_header": False,
+        # Forwarded headers believed only from the proxies named (uvicorn's own default
+        # believes any from 127.0.0.1: a local client could pose as any number of newcomers).
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies) or None,
         "timeout_graceful_shutdown": settings.grace_s,
         # A live table's socket message over its size is refused as it arrives (1009), never
         # read whole first (the app checks it again: docs/api.md#limits-of-live-tables).
@@ -269,7 +338,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # socket's compressor took half its memory (about 45 KB of 90: benchmarks/tables.py).
         "ws_per_message_deflate": False,
         # uvicorn's sans-I/O WebSocket protocol, made lighter for sockets kept open for hours
-        # (about 16 KB each at most: cardwar/web/live/transport.py).
+        # (about 15 KB each: cardwar/web/live/transport.py).
         "ws": SocketProtocol,
     }
 
@@ -281,10 +350,14 @@ def add_parser(commands: Any) -> None:
         help="start the web game",
         description=textwrap.fill(
             "Start the web game in your browser: you against the computer, or people at one "
-            "device. It prepares the simulator before it answers (a first run compiles it). "
+            "device. It answers at once, and prepares the simulator in the background (a first "
+            "start compiles it, about 20 s). "
             "Rounds, house rules and scoreboards are kept in one SQLite file, readable by you "
             "only; nothing leaves this machine. The server protects itself: it ends every round "
-            f"at a safety cap of battles, reads no body over {SERVER.max_body // 1024} KB, "
+            f"at a safety cap of battles, reads no body over {SERVER.max_body // 1024} KB "
+            f"and no request head over {SERVER.max_head // 1024} KB, closes a connection that "
+            f"sends no whole request within {SERVER.request_s:g} seconds, takes as many "
+            "connections as its open files allow (raised to the most it may have), "
             "answers only to its own addresses, limits how fast each browser deals new rounds, "
             "and removes rounds nobody has touched for a while. SIGTERM or Ctrl+C stops it "
             "within 10 seconds, losing no answered battle.",
@@ -361,6 +434,30 @@ def add_site_options(serve: Any) -> None:
         metavar="N",
         help="run N server processes on this port (default: 1); more than one needs --broker",
     )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=proxy_address,
+        metavar="ADDRESS",
+        help="a proxy in front of this server (nginx: deploy/), by its address or network, "
+        "whose X-Forwarded-For and X-Forwarded-Proto are believed; may be given more than "
+        "once. Without it no forwarded header is believed: each connection counts as its own "
+        "address (docs/deploy.md#behind-a-proxy)",
+    )
+
+
+def proxy_address(text: str) -> str:
+    """`--trusted-proxy`'s ADDRESS: an IP address or network, as written."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IP address or network (such as 10.0.0.10 or 10.0.0.0/24)"
+        ) from None
+    return text
 
 
 def run(out: Console, args: argparse.Namespace) -> int:
@@ -376,4 +473,5 @@ def run(out: Console, args: argparse.Namespace) -> int:
         broker=args.broker,
         workers=args.workers,
         give_after=args.give_after,
+        trusted_proxies=args.trusted_proxy,
     )

@@ -54,3 +54,9 @@ def prepare(report: Callable[[int, int, str], None] | None = None) -> None:
         step()
     if report is not None:
         report(len(STEPS), len(STEPS), "")
+
+
+def run_step(index: int) -> None:
+    """Compile (or load) the kernels of step `index` of STEPS, in this process (the server's
+    worker process runs them one by one, so that the server can tell which is under way)."""
+    STEPS[index][1]()

@@ -31,6 +31,7 @@ from cardwar.web.live.transport import LiveSockets
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 from cardwar.web.tasks import stop
+from cardwar.web.warming import Warming
 from cardwar.web.workers import Worker
 
 if TYPE_CHECKING:
@@ -52,55 +53,29 @@ ROUTERS: tuple[APIRouter, ...] = (
 class Starting(Protocol):
     """Told how the server's start goes: `cardwar serve` shows it on its terminal."""
 
-    def preparing(self, done: int, total: int, what: str) -> None:
-        """The simulator's preparation has `done` of `total` steps done and is at `what` (empty
-        once all are done). Only a slow preparation is told: a first run, compiling."""
-
     def ready(self) -> None:
-        """The server is about to answer: everything a page can ask for is prepared."""
+        """The server is about to answer."""
 
+    def preparing(self, seconds: int) -> None:
+        """A first start's preparation of the simulator is under way in the background: about
+        `seconds` in all, the game open meanwhile (`warming.py`)."""
 
-TELL_AFTER_S = 3.0
-"""A preparation still going after this long is told step by step (a cache load takes less, even
-on a busy machine; a first run compiles for about 20 s)."""
-
-
-async def prepare_simulator(starting: Starting | None, worker: Worker | None) -> None:
-    """Compile (or load from numba's cache) every kernel a page can reach, in a thread, before
-    the server answers anyone, then load them in `worker` (from the cache, now filled); if it
-    takes longer than a cache load, tell `starting`."""
-    from cardwar.sim.warm import prepare  # the simulator, loaded here and not at import
-
-    at: list[tuple[int, int, str]] = []
-
-    def note(done: int, total: int, what: str) -> None:  # in the preparing thread
-        at.append((done, total, what))
-
-    work = asyncio.ensure_future(run_in_threadpool(prepare, note))
-    told = None
-    while not work.done():
-        await asyncio.wait({work}, timeout=TELL_AFTER_S if told is None else 0.2)
-        if starting is not None and at and at[-1] != told and not work.done():
-            told = at[-1]
-            starting.preparing(*told)
-    await work
-    if worker is not None:
-        await run_in_threadpool(worker.run, prepare)
-    if told is not None and starting is not None:
-        starting.preparing(*at[-1])
+    def prepared(self, took: float) -> None:
+        """That preparation is done, after `took` seconds."""
 
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Prepare the simulator and open the database; remove old rounds at start-up and then
-    every `prune_every_s`; at the end, stop the worker and close the database."""
+    """Open the database and prepare the simulator in the background (`Warming`); remove old
+    rounds at start-up and then every `prune_every_s`; at the end, stop the worker and close the
+    database."""
     rounds: Rounds = app.state.rounds
     starting: Starting | None = app.state.starting
     settings: Settings = app.state.settings
-    worker: Worker = app.state.services.worker
-    await prepare_simulator(starting, worker if settings.worker_at_start else None)
-    # Everything loaded so far (numba's and the simulator's code among it) lives as long as the
-    # server: out of the collector's sight, so that no full collection walks it again.
+    warming: Warming = app.state.services.warming
+    # Everything loaded so far lives as long as the server: out of the collector's sight, so
+    # that no full collection walks it again (`Warming` does the same with the simulator's
+    # code once it is loaded).
     gc.collect()
     gc.freeze()
     # The collector's young generation at 50,000 objects, not 700: a live table's socket keeps
@@ -129,6 +104,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await live.hub.start()  # with a broker out of reach, BrokerDown: the server does not start
     rounds.open()
     await run_in_threadpool(rounds.prune)
+    warming.start()  # the game answers meanwhile: what needs the simulator waits for it
     chores = [
         asyncio.create_task(prune_now_and_then(settings.prune_every_s)),
         asyncio.create_task(look_at_live_tables(settings.live_tick_s)),
@@ -138,6 +114,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
     for chore in chores:
         await stop(chore)
+    await warming.stop()
+    with contextlib.suppress(BrokerDown):  # its locks lapse by themselves
+        await live.room.presences.stop()
     await live.hub.stop()
     if broker is not None:
         await broker.close()
@@ -158,7 +137,8 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         from cardwar.web.live.presence import RedisPresences
 
         broker = Broker(settings.broker)
-        hub, presences = RedisHub(broker), RedisPresences(broker)
+        redis_hub = RedisHub(broker)
+        hub, presences = redis_hub, RedisPresences(broker, redis_hub)
     rounds = Rounds(store, settings, worker)
     services = Services(
         settings=settings,
@@ -170,6 +150,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         limits=Limits(settings, broker),
         assets=Assets(settings.static_dir),
         broker=broker,
+        warming=Warming(worker if settings.worker_at_start else None, starting),
     )
     app = FastAPI(
         title="cardwar",

@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 
 from cardwar.errors import CardwarError
 from cardwar.web.errors import BrokerDown
-from cardwar.web.live.hub import InProcessHub
+from cardwar.web.live.hub import WANT, InProcessHub
 from cardwar.web.live.wire import Said
 from cardwar.web.tasks import stop
 
@@ -186,6 +186,9 @@ class RedisHub:
         self._cut = len(broker.channel(""))
         self._reader: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        self.wanted: Callable[[str], None] = lambda channel: None
+        """Told a table's code when a process asks for its lock (`WANT`, not a message of the
+        table: no socket hears it): `RedisPresences` gives back a lock it kept."""
 
     async def start(self) -> None:
         """Subscribe to every table's channel, and hand on what is heard until `stop`;
@@ -250,5 +253,7 @@ class RedisHub:
             if heard is None or heard["type"] != "pmessage":
                 continue
             channel = heard["channel"].decode()[self._cut :]
-            if self._local.listeners(channel):  # no one here: dropped unread
+            if heard["data"] == WANT:
+                self.wanted(channel)
+            elif self._local.listeners(channel):  # no one here: dropped unread
                 await self._local.publish(channel, Said.heard(heard["data"].decode()))

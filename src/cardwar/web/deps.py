@@ -20,6 +20,7 @@ from cardwar.web.game.rounds import Rounds
 from cardwar.web.limits import Limits
 from cardwar.web.routing import parse
 from cardwar.web.settings import Settings
+from cardwar.web.warming import Warming
 from cardwar.web.workers import Worker
 
 if TYPE_CHECKING:  # redis-py loads only for a server with a broker
@@ -34,6 +35,8 @@ class Player:
 
     id: str
     new: bool
+    https: bool = False
+    """Whether the request came over HTTPS (as a trusted proxy says): its cookie is `Secure`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,8 @@ class Services:
     ids: PlayerIds
     limits: Limits
     assets: Assets
+    warming: Warming
+    """The simulator made ready in the background: what needs it waits for it."""
     broker: Broker | None = None
     """The broker of several processes (`Settings.broker`), or None for a process alone."""
 
@@ -63,6 +68,7 @@ class Services:
                 max_age=self.settings.cookie_max_age_s,
                 httponly=True,
                 samesite="lax",
+                secure=who.https,
             )
         return response
 
@@ -83,10 +89,11 @@ async def current_player(request: Request) -> Player:
     network address, so one client cannot keep out everyone else's)."""
     server = services(request)
     known = request.cookies.get(server.settings.cookie_name, "")
+    https = request.url.scheme == "https"
     if server.ids.valid(known):
-        return Player(known, new=False)
+        return Player(known, new=False, https=https)
     await server.limits.newcomer(address(request))
-    return Player(server.ids.issue(), new=True)
+    return Player(server.ids.issue(), new=True, https=https)
 
 
 async def admit_write(what: str, request: Request, who: Player) -> None:

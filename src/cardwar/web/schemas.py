@@ -537,3 +537,18 @@ class HealthOut(BaseModel):
     broker: Literal["reachable", "unreachable", "none"] = Field(
         description="'none' for a server of one process, which has no broker"
     )
+
+
+class SimulatorOut(BaseModel):
+    """Whether the simulator is ready (`GET /api/simulator`): a first start prepares it in the
+    background, and what needs it waits meanwhile."""
+
+    ready: bool = Field(description="true once the chance meter and the statistics can answer")
+    step: str | None = Field(description="what is being prepared now, in words (None when ready)")
+    done: int = Field(ge=0, description="steps of the preparation done")
+    total: int = Field(ge=0, description="steps of the preparation in all")
+    seconds: float = Field(ge=0, description="seconds since the preparation began")
+    first_start_s: int = Field(
+        description="about how long a first start's preparation takes in all (later starts: "
+        "under a second)"
+    )

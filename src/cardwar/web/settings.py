@@ -40,6 +40,15 @@ class Settings:
     """The address `cardwar serve` listens on: this computer only. `--host`."""
     port: int = 8000
     """The port `cardwar serve` listens on. `--port`."""
+    trusted_proxies: tuple[str, ...] = ()
+    """The proxies in front (nginx), by address or network, whose X-Forwarded-For and
+    X-Forwarded-Proto this server believes: the player's address (for limits and logs) and the
+    scheme (cookies `Secure` under HTTPS). None: no forwarded header is believed.
+    `--trusted-proxy`."""
+    network_command: str = "cardwar serve --host 0.0.0.0"
+    """The command that starts this game again for the phones and computers of its network, as
+    it runs where it was started (`cardwar serve` works it out): the invite shows it while the
+    game listens on this computer alone."""
     grace_s: int = 8
     """Requests in flight get this long to finish when the server is told to stop."""
     static_dir: Path = STATIC
@@ -151,3 +160,18 @@ class Settings:
     never opened, or not reopened after a restart) counts as away from then on."""
     live_tick_s: float = 0.5
     """How often the server looks at the turn clocks and the idle tables."""
+
+    # -- connections (docs/deploy.md#connections) -------------------------------------------------
+
+    max_head: int = 32 * 1024
+    """A request's line and headers together may be this many bytes (nginx's own default room
+    for a head); a longer head is refused with 431 as it passes the cap, never read whole."""
+    request_s: float = 10.0
+    """A request, head and body, must arrive within this long of its connection opening or of
+    the answer before it, however slowly it trickles; else the connection is closed."""
+    open_files_kept: int = 128
+    """Open files `cardwar serve` keeps for everything but its clients' connections: the
+    database's files or connections, the broker, the worker process, the page's files, logs."""
+    http_connections: int = 1000
+    """Connections a process takes at once beside its `live_sockets`; past them, and past what
+    the open-file limit leaves, a new one is answered 503 and closed."""

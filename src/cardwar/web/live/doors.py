@@ -6,14 +6,38 @@ not write (the broker out of reach) is right again with its next."""
 
 from __future__ import annotations
 
+import asyncio
+import enum
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
+from cardwar.web.connections import Tally
 from cardwar.web.errors import BrokerDown
 from cardwar.web.live.errors import TableBusy
 from cardwar.web.live.presence import Presence
 from cardwar.web.live.room import Room
 from cardwar.web.live.table import Who
+
+
+@dataclass(eq=False, slots=True)
+class Ticket:
+    """A live socket let in (`Doors.let_in`): from which address, run by which task, and
+    whether it was closed to seat another (`evicted`)."""
+
+    address: str
+    task: asyncio.Task[Any] | None
+    evicted: bool = False
+
+
+class Full(enum.Enum):
+    """Why a socket is not let in."""
+
+    SERVER = "server"
+    """This process holds all the sockets it takes, and no address holds more than its own."""
+    ADDRESS = "address"
+    """Its address holds all the sockets one address may hold."""
 
 
 class Doors:
@@ -27,10 +51,12 @@ class Doors:
         """Since when this process has seen each held seat, not away, with no socket anywhere."""
         self.sockets = 0
         """Live sockets open on this process (`Settings.live_sockets` bounds them), counted by
-        the socket as it is let in."""
-        self.sockets_from: Counter[str] = Counter()
-        """The same, by network address (`Settings.live_sockets_per_address` bounds each); an
-        address with none is not kept."""
+        the socket as it is let in (`let_in`)."""
+        self.open_from: dict[str, list[Ticket]] = {}
+        """The same, by network address, oldest first (`Settings.live_sockets_per_address`
+        bounds each); an address with none is not kept."""
+        self.full, self.full_from, self.made_room = Tally(), Tally(), Tally()
+        """What the log says: this process full, an address full, a socket closed for another."""
         self.here: dict[str, Counter[int]] = {}
         """This process's own sockets at each table, by seat: what it writes into the presence
         every process reads, each time it locks the table (`settle`)."""
@@ -38,6 +64,66 @@ class Doors:
         """The seats of each table whose socket closed here while the broker was out of reach:
         the sweep tells the table who is away once it is back (`sweep`)."""
         room.on_lock.append(self.settle)
+
+    @property
+    def sockets_from(self) -> Counter[str]:
+        """How many live sockets each address holds here."""
+        return Counter({address: len(held) for address, held in self.open_from.items()})
+
+    def let_in(
+        self, address: str, task: asyncio.Task[Any] | None, most: int, most_from: int
+    ) -> Ticket | Full:
+        """Count in a socket from `address` (run by `task`), or say why not, so that no few
+        addresses can fill the process (docs/api.md#limits-of-live-tables): an address may hold
+        `most_from`; once the process holds `most`, a socket from an address holding at least
+        two fewer than the address that holds the most is still let in, and the newest socket
+        of that address is closed to seat it (its task cancelled: it closes itself, 1013). Two
+        fewer, so that the swap never leaves the newcomer's address holding more than the one
+        that gave way, and two addresses never take turns closing each other's sockets. The
+        newest is refused first: the address that holds the most gives way, its latest socket
+        before its oldest (a page that has been at its table longest keeps it)."""
+        held = self.open_from.get(address, [])
+        if len(held) >= most_from:
+            self.full_from.refused(
+                f"live sockets: {address} holds {len(held)}, the most one address may hold "
+                "here: refused one more (1013)"
+            )
+            return Full.ADDRESS
+        if self.sockets >= most:
+            most_held = max(self.open_from.values(), key=len, default=[])
+            if len(most_held) <= len(held) + 1:
+                self.full.refused(
+                    f"live sockets: all {most} this process takes are open: refused one from "
+                    f"{address} (1013)"
+                )
+                return Full.SERVER
+            newest = most_held[-1]
+            self.made_room.refused(
+                f"live sockets: all {most} this process takes are open: closed the newest of "
+                f"the {len(most_held)} of {newest.address} to let one in from {address} (1013)"
+            )
+            self.evict(newest)
+        ticket = Ticket(address, task)
+        self.open_from.setdefault(address, []).append(ticket)
+        self.sockets += 1
+        return ticket
+
+    def let_out(self, ticket: Ticket) -> None:
+        """Count out a socket let in (once: a socket evicted is counted out already)."""
+        held = self.open_from.get(ticket.address, [])
+        if ticket not in held:
+            return
+        held.remove(ticket)
+        self.sockets -= 1
+        if not held:
+            del self.open_from[ticket.address]
+
+    def evict(self, ticket: Ticket) -> None:
+        """Count out a socket at once, and have it close itself (its task cancelled)."""
+        self.let_out(ticket)
+        ticket.evicted = True
+        if ticket.task is not None:
+            ticket.task.cancel()
 
     def _count(self, code: str, seat: int, change: int) -> None:
         """One socket more (+1) or fewer (-1) at `seat` of the table, in this process."""

@@ -16,6 +16,9 @@ from typing import Any, Protocol
 
 from cardwar.web.live.wire import Said
 
+WANT = b"want"
+"""Published on a table's channel by a process that waits for the table's lock
+(`live/presence.py`): heard by the process that holds it, never by a socket."""
 QUEUE = 256
 """Messages one listener may have waiting before it is dropped as too slow."""
 

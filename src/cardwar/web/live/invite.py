@@ -33,8 +33,10 @@ def invite(settings: Settings, scheme: str, host: str, code: str, watch: str) ->
     reach, and whether anyone but this computer can (with what to do when not)."""
     name = host_name(host)
     base = f"{scheme}://{host}"
-    shared = settings.listen_host not in LOOPBACK_HOSTS
-    if shared and name in LOOPBACK_HOSTS:
+    # Behind a proxy (a site: docs/deploy.md), the page's own address is the site's, which
+    # everyone reaches; this process's address is the proxy's to know, not the players'.
+    shared = settings.listen_host not in LOOPBACK_HOSTS or bool(settings.trusted_proxies)
+    if shared and name in LOOPBACK_HOSTS and not settings.trusted_proxies:
         address = settings.listen_host if settings.listen_host not in ("0.0.0.0", "::") else None
         address = address or lan_address()
         if address is not None:
@@ -42,8 +44,9 @@ def invite(settings: Settings, scheme: str, host: str, code: str, watch: str) ->
     hint = None
     if not shared:
         hint = (
-            "Only this computer can open these links: the game listens here alone. To let "
-            "others on your network in, start it with: cardwar serve --host 0.0.0.0"
+            "Only this computer can open these links: the game listens here alone. To let the "
+            "phones and computers of your network in, stop it (Ctrl+C where it runs) and start "
+            f"it again with: {settings.network_command}"
         )
     return {
         "code": code,

@@ -12,9 +12,12 @@ process saved meanwhile is read again from the database.
 What is told at a table is told with it locked (`Presence.told`), and goes out as it is let go,
 after everything told before and before the next holder's: in memory, to the hub's listeners; in
 Redis, published on the table's channel by the script that writes the presence back and lets go,
-so that a flip costs two round trips to the broker (take, give back), not three. Each is numbered
-after everything told before it (`Presence.said`, kept with the presence), so that a socket that
-listens before it is shown the table lets go what the table it was shown holds already.
+so that a flip costs two round trips to the broker (take, give back), not three. A table whose
+sockets are all in one process has its lock kept there after each request (`LINGER_S`): its next
+flip costs one round trip (write back and publish), until another process asks for the lock.
+Each is numbered after everything told before it (`Presence.said`, kept with the presence), so
+that a socket that listens before it is shown the table lets go what the table it was shown
+holds already.
 
 Sockets are counted by process, so that the sockets of a process that died (`kill -9`) stop
 counting once its heartbeat lapses: a seat whose person had them alone is then away.
@@ -50,7 +53,7 @@ from cardwar.web.live.wire import Said
 from cardwar.web.store.live import TableRow
 
 if TYPE_CHECKING:
-    from cardwar.web.broker import Broker
+    from cardwar.web.broker import Broker, RedisHub
 
 Reload = Callable[[str], Awaitable[TableRow | None]]
 """Reads a table's row from the database again (by its code)."""
@@ -66,17 +69,30 @@ WAIT_S = 10.0
 than a lease, so that a holder that died never makes a table busy."""
 ALIVE_S = 5.0
 """A process's heartbeat lasts this long: its sockets count while it is renewed."""
+LINGER_S = 1.0
+"""How long a process keeps a table's lock after its request, when the table's sockets are all
+in this process: the next flip there costs one round trip to the broker, not two. Another
+process that asks for the table (`hub.WANT`) has it given back at once."""
+TRUSTED_S = LEASE_S / 2
+"""How long after it was last renewed a kept lock is used without asking Redis: half a lease,
+so that a lease that lapsed (a stalled process) is never taken for one still held."""
 KEEP_S = 2 * 3600.0
 """A table's presence in Redis outlives its last change by this much (a table idle for an hour
 is closed: `Settings.live_idle_s`)."""
 
 # Take the lock and read the presence in one round trip, with the note of where the table's
 # round stands, which is taken away: a holder that never gives the lock back (it died, or the
-# broker went away) leaves no note, and the next holder reads the round from the database.
+# broker went away) leaves no note, and the next holder reads the round from the database. A
+# lock this process kept (`LINGER_S`) is taken again under the same token, renewed. A lock
+# another holds is asked for (`hub.WANT`, on the table's channel): a process that kept it after its
+# request gives it back at once.
 _TAKE = """
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] or not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return {1, redis.call('GET', KEYS[2]), redis.call('GETDEL', KEYS[3])}
 end
+redis.call('PUBLISH', KEYS[4], 'want')
 return {0, false, false}
 """
 # Publish what was told while held (ARGV[5] on, on the table's channel: KEYS[4]), then write the
@@ -106,6 +122,22 @@ end
 return 0
 """
 
+# Publish what was told (ARGV[5] on, on the table's channel: KEYS[3]) and write the presence
+# back, keeping the lock for this process's next request (`LINGER_S`), its lease renewed: one
+# round trip. The round's note stays away while the lock is kept: a holder that dies keeping it
+# leaves none, and the next holder reads the round from the database.
+_KEEP = """
+for i = 5, #ARGV do
+  redis.call('PUBLISH', KEYS[3], ARGV[i])
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return 1
+end
+return 0
+"""
+
 # Give the lock back, leaving the presence as it was (a holder cancelled before it began).
 _DROP = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -124,6 +156,26 @@ def _retrieved(done: asyncio.Future[Any]) -> None:
     """A lock given back in the background: its failure is the broker's, logged there."""
     if not done.cancelled():
         done.exception()
+
+
+def _in_background(work: Awaitable[None]) -> None:
+    """Run `work` to its end whoever waits (a lock given back, a lease renewed)."""
+    task = asyncio.ensure_future(work)
+    _GIVING.add(task)
+    task.add_done_callback(_GIVING.discard)
+    task.add_done_callback(_retrieved)
+
+
+@dataclass(slots=True)
+class _Kept:
+    """A table's lock this process kept after its last request (`LINGER_S`)."""
+
+    token: str
+    renewed: float
+    """When its lease was last renewed (asked, by `time.monotonic`): trusted for TRUSTED_S."""
+    presence: Presence
+    release: asyncio.TimerHandle = field(init=False)
+    """Gives it back, unless a request takes it again first."""
 
 
 @dataclass(slots=True)
@@ -180,6 +232,9 @@ class Presences(Protocol):
     async def beat(self) -> None:
         """Say that this process is serving (every tick)."""
 
+    async def stop(self) -> None:
+        """Let go of every table this process keeps, as the server stops."""
+
 
 class InProcessPresences:
     """The presences of a server of one process: in memory, locked by each table's asyncio
@@ -209,63 +264,169 @@ class InProcessPresences:
     async def beat(self) -> None:
         """Nobody to tell."""
 
+    async def stop(self) -> None:
+        """Nothing kept: a table's lock is its asyncio lock."""
+
 
 class RedisPresences:
-    """The presences of a server of several processes: in Redis, under a lock a table."""
+    """The presences of a server of several processes: in Redis, under a lock a table. A lock
+    taken for a table whose sockets are all in this process is kept after the request
+    (`LINGER_S`) and used again by the next, until another process asks for it (`hub.WANT`, heard
+    through `hub`)."""
 
-    def __init__(self, broker: Broker) -> None:
+    def __init__(self, broker: Broker, hub: RedisHub | None = None) -> None:
         self.broker = broker
         self.process = process_name()
         self._take = broker.redis.register_script(_TAKE)
         self._give_back = broker.redis.register_script(_GIVE_BACK)
+        self._keep = broker.redis.register_script(_KEEP)
         self._drop = broker.redis.register_script(_DROP)
         self._renew = broker.redis.register_script(_RENEW)
+        self._hub = hub
+        self._kept: dict[str, _Kept] = {}
+        """The locks this process kept after a request, by table."""
+        self._holding: set[str] = set()
+        """The tables a request of this process holds now."""
+        self._wanted: set[str] = set()
+        """Of those, the ones another process asked for meanwhile: given back, not kept."""
+        if hub is not None:
+            hub.wanted = self.wanted
+
+    def _keys(self, code: str) -> list[str]:
+        keys = [self.broker.key(kind, code) for kind in ("lock", "live", "round")]
+        return [*keys, self.broker.channel(code)]
 
     @asynccontextmanager
     async def locked(self, presence: Presence, reload: Reload) -> AsyncIterator[None]:
         code = presence.code
-        keys = [self.broker.key(kind, code) for kind in ("lock", "live", "round")]
-        keys.append(self.broker.channel(code))
-        token = secrets.token_hex(8)
+        keys = self._keys(code)
         async with presence.lock:  # one asker of this process at a time takes the Redis lock
-            # Taking and giving back run to their end even if the asker is cancelled (its socket
-            # gone): a lock taken and never given back would stop the table for `LEASE_S`.
-            taking = asyncio.ensure_future(self._taken(keys, token))
+            self._holding.add(code)
+            self._wanted.discard(code)  # an older ask: one still waiting asks again
             try:
-                kept, note = await asyncio.shield(taking)
-            except asyncio.CancelledError:
-                taking.add_done_callback(
-                    lambda done: (
-                        done.cancelled()
-                        or done.exception() is not None  # never taken: nothing to give back
-                        or self._let_go(keys, token, None)
-                    )
-                )
-                raise
-            lease = _Lease(self.broker, self._renew, keys[0], token)
-            try:
-                await _apply(presence, kept, reload)
-            except BaseException:
-                # Cancelled (its socket gone) or failed while it read the row: what this process
-                # has is older than what Redis keeps, and is not written back over it (it was,
-                # and a newer save's mark went with an older row: every process after was shown
-                # the round before the one dealt, tests/web/test_live_fuzz.py over two processes).
+                kept = self._kept.pop(code, None)
+                if kept is not None:
+                    kept.release.cancel()
+                if kept is not None and time.monotonic() - kept.renewed < TRUSTED_S:
+                    # Held all along: what this process has is what Redis keeps.
+                    token, lease = kept.token, _Lease(self.broker, self._renew, keys[0], kept.token)
+                else:  # a kept lock whose lease may have lapsed is taken again, as any other
+                    token = secrets.token_hex(8) if kept is None else kept.token
+                    lease = await self._taken_anew(presence, keys, token, reload)
+                try:
+                    yield
+                except BaseException:
+                    lease.end()
+                    # The block's own failure (or its cancellation) is the one that goes on: a
+                    # broker gone meanwhile must not turn a cancelled task into one that carries on.
+                    with contextlib.suppress(BrokerDown):
+                        await asyncio.shield(self._let_go(keys, token, _written(presence)))
+                    raise
                 lease.end()
-                with contextlib.suppress(BrokerDown):
-                    await asyncio.shield(self._let_go(keys, token, None))
-                raise
-            try:
-                presence.round_at = _round_note(note)
-                yield
-            except BaseException:
-                lease.end()
-                # The block's own failure (or its cancellation) is the one that goes on: a broker
-                # gone meanwhile must not turn a cancelled task into one that carries on.
-                with contextlib.suppress(BrokerDown):
+                if self._may_keep(presence):
+                    going = self._keep_for_later(presence, keys, token, _written(presence))
+                    await asyncio.shield(asyncio.ensure_future(going))
+                else:
                     await asyncio.shield(self._let_go(keys, token, _written(presence)))
-                raise
+            finally:
+                self._holding.discard(code)
+
+    async def _taken_anew(
+        self, presence: Presence, keys: list[str], token: str, reload: Reload
+    ) -> _Lease:
+        """Take the table's lock from Redis with its presence, and make `presence` what it
+        keeps; the lease, renewed while the block runs."""
+        # Taking and giving back run to their end even if the asker is cancelled (its socket
+        # gone): a lock taken and never given back would stop the table for `LEASE_S`.
+        taking = asyncio.ensure_future(self._taken(keys, token))
+        try:
+            kept, note = await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(
+                lambda done: (
+                    done.cancelled()
+                    or done.exception() is not None  # never taken: nothing to give back
+                    or self._let_go(keys, token, None)
+                )
+            )
+            raise
+        lease = _Lease(self.broker, self._renew, keys[0], token)
+        try:
+            await _apply(presence, kept, reload)
+        except BaseException:
+            # Cancelled (its socket gone) or failed while it read the row: what this process
+            # has is older than what Redis keeps, and is not written back over it (it was,
+            # and a newer save's mark went with an older row: every process after was shown
+            # the round before the one dealt, tests/web/test_live_fuzz.py over two processes).
             lease.end()
-            await asyncio.shield(self._let_go(keys, token, _written(presence)))
+            with contextlib.suppress(BrokerDown):
+                await asyncio.shield(self._let_go(keys, token, None))
+            raise
+        presence.round_at = _round_note(note)
+        return lease
+
+    def _may_keep(self, presence: Presence) -> bool:
+        """Whether to keep the table's lock after this request: only while this process hears
+        the other processes ask for it, and only for a table whose sockets are all here (a
+        table with sockets elsewhere is asked for by every flip there)."""
+        if self._hub is None or not self._hub.listening or presence.code in self._wanted:
+            return False
+        processes = {name for counts in presence.sockets.values() for name in counts}
+        return processes == {self.process}
+
+    async def _keep_for_later(
+        self, presence: Presence, keys: list[str], token: str, state: Written
+    ) -> None:
+        """Publish what was told and write the presence back, keeping the lock for this
+        process's next request, given back after LINGER_S unless one comes (at once if another
+        process asked for it meanwhile). Runs to its end even if its asker is cancelled."""
+        renewed = time.monotonic()
+        args: list[str | int] = [token, state.kept, int(KEEP_S * 1000), int(LEASE_S * 1000)]
+        args += state.told
+        lock_live_channel = [keys[0], keys[1], keys[3]]
+        try:
+            ours = await self.broker.call(lambda: self._keep(keys=lock_live_channel, args=args))
+        except BrokerDown:
+            _in_background(self._give_later(keys, token, state._replace(told=())))
+            raise
+        if ours:  # else its lease lapsed (a stalled process): nothing left to give back
+            wait = 0.0 if presence.code in self._wanted else LINGER_S
+            kept = _Kept(token, renewed, presence)
+            kept.release = asyncio.get_running_loop().call_later(wait, self._release, kept)
+            self._kept[presence.code] = kept
+
+    def wanted(self, code: str) -> None:
+        """Another process asks for the table's lock: a lock kept is given back now, and one
+        held by a request here is given back as it ends."""
+        kept = self._kept.get(code)
+        if kept is not None:
+            kept.release.cancel()
+            self._release(kept)
+        elif code in self._holding:
+            self._wanted.add(code)
+
+    def _release(self, kept: _Kept) -> None:
+        _in_background(self._released(kept))
+
+    async def _released(self, kept: _Kept) -> None:
+        """Give back a lock kept after a request, with the round's note (unless a request has
+        taken it again meanwhile)."""
+        presence = kept.presence
+        async with presence.lock:
+            if self._kept.get(presence.code) is not kept:
+                return
+            del self._kept[presence.code]
+            with contextlib.suppress(BrokerDown):  # given back later (`_give_later`)
+                await self._give(
+                    self._keys(presence.code), kept.token, _written(presence), later=True
+                )
+
+    async def stop(self) -> None:
+        """Give back every lock kept, as the server stops (or another process would wait for
+        each until its lease lapsed)."""
+        for kept in list(self._kept.values()):
+            kept.release.cancel()
+            await self._released(kept)
 
     async def _taken(self, keys: list[str], token: str) -> tuple[bytes | None, bytes | None]:
         """Take the table's lock, waiting while another process holds it; what it keeps, and
@@ -304,9 +465,7 @@ class RedisPresences:
         except BrokerDown:
             if later:
                 untold = None if state is None else state._replace(told=())
-                retrying = asyncio.ensure_future(self._give_later(keys, token, untold))
-                _GIVING.add(retrying)
-                retrying.add_done_callback(_GIVING.discard)
+                _in_background(self._give_later(keys, token, untold))
             raise
 
     async def _give_later(self, keys: list[str], token: str, state: Written | None) -> None:
@@ -331,6 +490,9 @@ class RedisPresences:
         # the lock taken waits its turn, then reads: never what this process had before (a
         # guest seated through another process was shown as a watcher, benchmarks/scale.py).
         async with presence.lock:
+            held = self._kept.get(presence.code)
+            if held is not None and time.monotonic() - held.renewed < TRUSTED_S:
+                return  # held all along: what this process has is what Redis keeps
             key = self.broker.key("live", presence.code)
             kept = await self.broker.call(lambda: self.broker.redis.get(key))
             await _apply(presence, kept, reload)
@@ -360,10 +522,7 @@ class _Lease:
         self._due = asyncio.get_running_loop().call_later(RENEW_S, self._renew)
 
     def _renew(self) -> None:
-        renewing = asyncio.ensure_future(self._renewed())
-        _GIVING.add(renewing)
-        renewing.add_done_callback(_GIVING.discard)
-        renewing.add_done_callback(_retrieved)
+        _in_background(self._renewed())
 
     async def _renewed(self) -> None:
         """Renew the lease once, and again in RENEW_S while it is held and still ours (a broker

@@ -19,6 +19,7 @@ from cardwar.web.deps import Services
 from cardwar.web.errors import BrokerDown, TryAgain
 from cardwar.web.guard import header
 from cardwar.web.limits import Limits
+from cardwar.web.live.doors import Full
 from cardwar.web.live.errors import BadMessage, TableBusy, TableClosed, TableError
 from cardwar.web.live.hub import Subscription
 from cardwar.web.live.service import LiveTables
@@ -49,6 +50,10 @@ LEFT, UNREADABLE, POLICY, TOO_BIG, TRY_LATER = 1000, 1003, 1008, 1009, 1013
 CLOSED = TableClosed.close
 BROKER_AWAY = "the server cannot reach its broker: join again"
 BEHIND = "too far behind: join again"
+MADE_ROOM = (
+    "The game is full, and your network holds more of its live tables than any other: this "
+    "one was closed to let someone else in. Try again in a minute."
+)
 
 
 def same_origin(websocket: WebSocket) -> bool:
@@ -68,19 +73,22 @@ async def serve(websocket: WebSocket, live: LiveTables, code: str = "", watch: s
     server: Services = websocket.app.state.services
     doors = live.doors
     await websocket.accept()
-    if doors.sockets >= server.settings.live_sockets:
+    came_from = websocket.client.host if websocket.client is not None else "(unknown)"
+    # Counted in before anything is awaited: sockets that arrive at once cannot pass the caps
+    # together while each waits for its table. Its own task is kept with it, so that a socket
+    # of an address that holds the most can be closed to seat one of another (`Doors.let_in`).
+    settings = server.settings
+    ticket = doors.let_in(
+        came_from, asyncio.current_task(), settings.live_sockets, settings.live_sockets_per_address
+    )
+    if ticket is Full.SERVER:
         await refuse(websocket, TRY_LATER, "The game has as many live tables open as it can "
                      "take right now: try again in a minute.")  # fmt: skip
         return
-    came_from = websocket.client.host if websocket.client is not None else "(unknown)"
-    if doors.sockets_from[came_from] >= server.settings.live_sockets_per_address:
+    if ticket is Full.ADDRESS:
         await refuse(websocket, TRY_LATER, "This network has as many live tables open as the "
                      "game lets one network have: close some, then try again.")  # fmt: skip
         return
-    # Counted before anything is awaited: sockets that arrive at once cannot pass the caps
-    # together while each waits for its table.
-    doors.sockets += 1
-    doors.sockets_from[came_from] += 1
     try:
         try:
             if watch:
@@ -97,11 +105,14 @@ async def serve(websocket: WebSocket, live: LiveTables, code: str = "", watch: s
             await refuse(websocket, error.close or POLICY, str(error))
         except BrokerDown:  # before it listened, or as it was shown the table: nothing heard
             await refuse(websocket, TRY_LATER, BROKER_AWAY)
+        except asyncio.CancelledError:
+            if not ticket.evicted:
+                raise
+            if ticket.task is not None:
+                ticket.task.uncancel()  # closed by its own task: the one that sends on it
+            await refuse(websocket, TRY_LATER, MADE_ROOM)
     finally:
-        doors.sockets -= 1
-        doors.sockets_from[came_from] -= 1
-        if not doors.sockets_from[came_from]:
-            del doors.sockets_from[came_from]
+        doors.let_out(ticket)
 
 
 async def refuse(websocket: WebSocket, close_code: int, words: str) -> None:

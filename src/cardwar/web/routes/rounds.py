@@ -11,8 +11,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from cardwar.web.deps import (
-    LimitsDep,
     RoundsDep,
+    ServicesDep,
     cookie_key,
     services,
     write,
@@ -126,13 +126,16 @@ async def story(round_id: str, rounds: RoundsDep) -> JSONResponse:
     responses=errors(404, 429),
     summary="Each seat's chance to win from here",
 )
-async def chance(round_id: str, rounds: RoundsDep, limits: LimitsDep) -> JSONResponse:
+async def chance(round_id: str, server: ServicesDep) -> JSONResponse:
     """The share of 2,000 continuations of the round that each seat wins (and that are
     drawn), every pile's order being unknown: the cards each seat holds, shuffled afresh.
     Once the round is over: its outcome, as a certainty (`runs` 0). The server makes one
     estimate at a time, with more in line (see Settings: `estimates_at_once`,
-    `estimates_waiting`); beyond that it answers 429 at once."""
-    async with limits.estimates.turn():
+    `estimates_waiting`); beyond that it answers 429 at once. In a server's first seconds
+    (a first start: about 20 s) it waits for the simulator to be ready (`GET /api/simulator`)."""
+    await server.warming.ready()
+    rounds = server.rounds
+    async with server.limits.estimates.turn():
         return JSONResponse(await run_in_threadpool(rounds.chance, round_id))
 
 

@@ -3,26 +3,31 @@
 from __future__ import annotations
 
 import secrets
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from cardwar.engine import MAX_SEED, check_seed
 from cardwar.rules import Rules
-from cardwar.web.deps import cookie_key, services
-from cardwar.web.routing import body_route, parse
-from cardwar.web.schemas import Simulate, SimulationOut
+from cardwar.web.deps import ServicesDep, cookie_key, services
+from cardwar.web.routing import body_route, errors, parse
+from cardwar.web.schemas import Simulate, SimulationOut, SimulatorOut
 from cardwar.web.workers import statistics
 
 router = APIRouter()
+
+MAX_WAIT_S = 30.0
+"""The longest `GET /api/simulator?wait=` waits (a first start prepares for about 20 s)."""
 
 
 @body_route(router, "/api/simulations", Simulate, SimulationOut, "Statistics of many rounds")
 async def simulations(request: Request) -> JSONResponse:
     """Play many random rounds of the given rules on the fast simulator; their figures and
     histograms. How many rounds, and for how long, a request may play: see Settings
-    (`max_simulated`, `simulation_seconds`)."""
+    (`max_simulated`, `simulation_seconds`). In a server's first seconds (a first start: about
+    20 s) it waits for the simulator to be ready (`GET /api/simulator`)."""
     body = parse(Simulate, await request.body())
     rules = Rules.choose(body.preset, body.rules)
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
@@ -30,6 +35,7 @@ async def simulations(request: Request) -> JSONResponse:
     server = services(request)
     settings = server.settings
     who = cookie_key(request)
+    await server.warming.ready()
     await server.limits.statistics.enter(who)
     try:
         result = await run_in_threadpool(
@@ -39,3 +45,21 @@ async def simulations(request: Request) -> JSONResponse:
     finally:
         await server.limits.statistics.leave(who)
     return JSONResponse(result)
+
+
+@router.get(
+    "/api/simulator",
+    response_model=SimulatorOut,
+    responses=errors(422),
+    summary="Whether the simulator is ready",
+)
+async def simulator(
+    server: ServicesDep, wait: Annotated[float, Query(ge=0, le=MAX_WAIT_S)] = 0
+) -> JSONResponse:
+    """Whether the chance meter and the statistics can answer at once: a server's first start
+    prepares the simulator in the background (about 20 s), and what needs it waits meanwhile.
+    With `wait`, the answer waits up to that many seconds for it to be ready (a page asks so,
+    and says "getting ready" until it is)."""
+    if wait:
+        await server.warming.wait(wait)
+    return JSONResponse(server.warming.status())

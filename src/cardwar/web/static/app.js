@@ -19,7 +19,8 @@ import * as end from "./round-end.js";
 import { load, newRound } from "./rounds.js";
 import { drawSoundButton, pressed, toggleSound } from "./sound.js";
 import { onDraw, ui } from "./state.js";
-import { drawStatsRules, runStats } from "./stats.js";
+import { watchSimulator } from "./simulator.js";
+import { drawStatsReady, drawStatsRules, runStats } from "./stats.js";
 import { controls, drawTable } from "./table.js";
 import "./pwa.js";
 
@@ -138,3 +139,4 @@ drawSoundButton($("sound"));
 setInterval(tickClock, 250);
 setInterval(drawSeatStates, 250); // a live table's turn clock, on the seats it waits for
 act(load);
+watchSimulator(drawStatsReady); // a first start's simulator: "getting ready" until it is

@@ -5,6 +5,7 @@ import { ApiError, api } from "./api.js";
 import { chanceLine, chanceWords } from "./charts.js";
 import { $ } from "./dom.js";
 import { seatWords } from "./seats.js";
+import { gettingReady } from "./simulator.js";
 import { acting, state, ui } from "./state.js";
 
 const els = {
@@ -33,6 +34,12 @@ export async function showChance() {
   if (ui.chance.hidden || !round || state.live || round.outcome !== null || round.battles === 0 || round.counts[0] === 0) {
     els.chance.hidden = true;
     return;
+  }
+  if (!ui.simulator.ready) { // the answer waits for the simulator: say why the meter waits
+    els.value.textContent = "…";
+    els.fill.style.width = "0";
+    els.words.textContent = gettingReady("the chance meter");
+    els.chance.hidden = false;
   }
   let chance;
   try {

@@ -25,6 +25,7 @@ const els = {
   link: $("invite-link"),
   watch: $("invite-watch"),
   hint: $("invite-hint"),
+  text: $("invite-text"),
   status: $("invite-status"),
   send: $("invite-send"),
   copy: $("invite-copy"),
@@ -168,6 +169,8 @@ export async function openTable() {
 
 // -- the invite -------------------------------------------------------------------------------------
 
+const INVITE_WORDS = "Send this link, or let the others point their phone's camera at the code. Whoever opens it picks a free seat and a name.";
+
 /** The invite of the table this device is at: its link and QR code, Copy and the share sheet. */
 export function openInvite() {
   const live = state.live;
@@ -182,7 +185,11 @@ export function openInvite() {
   els.inviteTitle.textContent = live.host ? "Invite to your table" : `Invite to ${state.round?.seats?.[live.turn.local(0)]?.name ?? "this"}'s table`;
   els.link.value = invite.invite_url;
   els.watch.value = invite.watch_url;
-  els.qr.src = `/api/tables/${encodeURIComponent(live.code)}/invite.svg`;
+  // A game that listens on this computer alone: the links open here only, so no QR code a phone
+  // could not open; the host is told first how to let the network in.
+  els.qr.hidden = !invite.shared;
+  if (invite.shared) els.qr.src = `/api/tables/${encodeURIComponent(live.code)}/invite.svg`;
+  els.text.textContent = invite.shared ? INVITE_WORDS : "Only this computer can open this link just now. Whoever opens it picks a free seat and a name.";
   els.hint.hidden = !invite.hint || !live.host;
   els.hint.textContent = invite.hint ?? "";
   els.status.textContent = "";

@@ -4,10 +4,13 @@
 
 // Tries again after 1 s, then 2, 4 and 8, then every 15 s (a test may shorten them).
 export const retry = { firstMs: 1000, mostMs: 15000 };
-// A word now and then, so that nothing between closes a quiet socket; a socket that has said
-// nothing for `answerMs` after one is given up on: a phone that lost its network may keep a
-// socket that is open but silent for minutes, its flips going nowhere (a test may shorten them).
-export const ping = { everyMs: 25000, answerMs: 15000 };
+// A ping once the socket has been quiet for `everyMs`, so that nothing between closes a quiet
+// socket; a socket that has said nothing for `answerMs` after it is given up on (a new one, for
+// `welcomeMs` after it opens): a phone that lost its network, or a host of a site taken away
+// behind its proxy, may leave a socket open but silent for minutes, its flips going nowhere.
+// So a page notices within 7 s, and is back at its seat within 10 (docs/deploy.md); a table
+// that talks is never pinged (a test may shorten them).
+export const ping = { everyMs: 4000, answerMs: 3000, welcomeMs: 15000 };
 
 const listener = { hear: null, lost: null };
 let address = null; // the table's socket address while this device is at it, else null
@@ -73,14 +76,14 @@ function connect() {
   if (address === null) return;
   const ws = new WebSocket(address);
   socket = ws;
-  // Not a word from it within `ping.answerMs` (not even its welcome): given up on, and tried again.
-  waitForAnswer(ws);
-  clearInterval(pingTimer);
-  pingTimer = setInterval(pingNow, ping.everyMs);
+  // Not a word from it within `ping.welcomeMs` (not even its welcome): given up on, and tried again.
+  waitForAnswer(ws, ping.welcomeMs);
   ws.addEventListener("message", (event) => {
     if (ws !== socket) return;
     clearTimeout(answerTimer);
     answerTimer = 0;
+    clearTimeout(pingTimer);
+    pingTimer = setTimeout(pingNow, ping.everyMs); // quiet from now: a ping then
     tries = 0;
     let message;
     try {
@@ -95,9 +98,9 @@ function connect() {
   });
 }
 
-function waitForAnswer(ws) {
+function waitForAnswer(ws, ms) {
   clearTimeout(answerTimer);
-  answerTimer = setTimeout(() => ws === socket && dropSocket(), ping.answerMs);
+  answerTimer = setTimeout(() => ws === socket && dropSocket(), ms);
 }
 
 /** This device is out of touch with the table (its socket closed, silent, or the browser
@@ -112,14 +115,15 @@ function dropSocket(code = 1006) {
 }
 
 function pingNow() {
+  pingTimer = 0;
   if (!send({ type: "ping" }) || answerTimer) return;
-  waitForAnswer(socket);
+  waitForAnswer(socket, ping.answerMs);
 }
 
 function stopTimers() {
   clearTimeout(retryTimer);
   retryTimer = 0;
-  clearInterval(pingTimer);
+  clearTimeout(pingTimer);
   pingTimer = 0;
   clearTimeout(answerTimer);
   answerTimer = 0;

@@ -63,6 +63,8 @@ export const ui = {
   clock: { source: null, deadline: 0, asked: false }, // clock.js: the round counted down
   confirm: { settle: null, opener: null }, // confirm.js: answers the question being asked
   chance: { asked: 0, hidden: false }, // chance.js: only the latest ask is shown; hidden by choice
+  // simulator.js: ready unless the server says it is not (a first start prepares it for `seconds`)
+  simulator: { ready: true, seconds: 20 },
   drawnRules: null, // table.js: the rules the rules line and the guide show
   story: { roundId: null, data: null }, // round-end.js
   // house-panel.js: the limit offered again when "No battle limit" is unticked; the draws check,

@@ -4,6 +4,7 @@ import { histogramSvg, shareBar, statsView } from "./charts.js";
 import { $ } from "./dom.js";
 import { presetName, rulesLine } from "./house.js";
 import { defaultSeats, seatWords, seatsInPlay } from "./seats.js";
+import { gettingReady } from "./simulator.js";
 import { frozen, state, ui } from "./state.js";
 import { percent } from "./words.js";
 
@@ -13,7 +14,13 @@ const els = {
   error: $("stats-error"),
   result: $("stats-result"),
   rulesLine: $("stats-rules-line"),
+  status: $("stats-status"),
 };
+
+/** While the simulator is getting ready, say so: a run asked meanwhile plays once it is. */
+export function drawStatsReady() {
+  els.status.textContent = ui.simulator.ready ? "" : gettingReady("the simulator");
+}
 
 export function drawStatsRules(shown) {
   if (frozen() || !shown.ready) return;

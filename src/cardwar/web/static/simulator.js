@@ -1,0 +1,37 @@
+// The simulator's readiness. A server's first start prepares it in the background (about 20 s
+// in all; every later start, under a second), and what needs it waits on the server meanwhile:
+// the chance meter, How do rounds go? and the House rules panel's draw estimate. This asks
+// where the preparation stands once, as the page opens, and, while it is not ready, keeps one
+// request waiting for it (`?wait=`): the page says "getting ready" where those would show,
+// never a refusal, never a button that does nothing.
+import { ApiError, api } from "./api.js";
+import { ui } from "./state.js";
+
+const WAIT_S = 25; // under the server's most (30 s), so that a wait never errs
+
+/** Ask where the simulator stands, and keep asking while it is not ready; `changed()` after
+ * each change of `ui.simulator`. */
+export async function watchSimulator(changed) {
+  for (;;) {
+    let status;
+    try {
+      status = await api("GET", `/api/simulator${ui.simulator.ready ? "" : `?wait=${WAIT_S}`}`, undefined, { background: true });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // Unreachable, or an older server without the route: what needs the simulator waits on
+      // the server as it always could; the page stops saying anything about it.
+      ui.simulator = { ready: true, seconds: ui.simulator.seconds };
+      changed();
+      return;
+    }
+    const was = ui.simulator.ready;
+    ui.simulator = { ready: status.ready, seconds: status.first_start_s };
+    if (status.ready !== was) changed();
+    if (status.ready) return;
+  }
+}
+
+/** What the page says while the simulator is getting ready, for `what` ("the chance meter"). */
+export function gettingReady(what) {
+  return `Getting ${what} ready: a server's first start prepares it in about ${ui.simulator.seconds} seconds.`;
+}
