@@ -34,9 +34,10 @@ class Subscription(Protocol):
         """The next message, waiting for it; None once the listener has been dropped, or
         woken."""
 
-    def wake(self) -> None:
+    def wake(self, _: object = None) -> None:
         """Make the listener's `next` return None now (its socket has closed), so that a socket
-        waits for its next message with one wait, and no task of its own, while it is read."""
+        waits for its next message with one wait, and no task of its own, while it is read.
+        Itself a task's done callback (what it is handed is let go)."""
 
 
 class Hub(Protocol):
@@ -108,7 +109,7 @@ class _Listener:
             self._waiting = got
         return got
 
-    def wake(self) -> None:
+    def wake(self, _: object = None) -> None:
         self._put(None)
 
     # Its own subscription, as an async context manager: a generator's (`asynccontextmanager`)

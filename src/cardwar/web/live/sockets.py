@@ -151,7 +151,7 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         reading = asyncio.create_task(read(websocket, live, code, who))
         # One wait a message, and no task and no wait-set of its own (a thousand sockets' worth
         # of them kept the collector busy): when the reading ends, `next` returns None.
-        reading.add_done_callback(lambda _: heard.wake())
+        reading.add_done_callback(heard.wake)  # a bound method: no closure kept a socket
         try:
             await _hear(websocket, heard, reading, said)
         except (WebSocketDisconnect, RuntimeError):
