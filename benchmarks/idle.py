@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from harness import START_S, Connection, resident
 
@@ -80,11 +81,11 @@ def serve(port: int, db: str, sockets: int) -> None:
     """`cardwar serve --port PORT --db DB`, its caps made room for `sockets`."""
     import uvicorn
 
-    from cardwar.cli.serve import sized_settings, uvicorn_options
+    from cardwar.cli import serve as cli
     from cardwar.web import Settings
     from cardwar.web.app import create_app
 
-    options = {
+    options: dict[str, Any] = {
         "port": port,
         "db": db,
         # Twice as many as asked: `cardwar serve` keeps a quarter of its connections for plain
@@ -93,8 +94,11 @@ def serve(port: int, db: str, sockets: int) -> None:
         "live_sockets_per_address": sockets,
         "server_writes_times": Settings().server_writes_times * 50,
     }
-    settings, _ = sized_settings(options)
-    uvicorn.run(create_app(settings), **uvicorn_options(settings))
+    if hasattr(cli, "sized_settings"):
+        settings, _ = cli.sized_settings(options)
+    else:  # an older cardwar, measured as a baseline: no sizing from the open files
+        settings = cli.settings_of(options)
+    uvicorn.run(create_app(settings), **cli.uvicorn_options(settings))
 
 
 async def simulator_ready(port: int) -> None:

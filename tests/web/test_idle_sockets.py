@@ -25,7 +25,7 @@ from live import HANG_S, RETRY_S, free_port
 TABLES = 250
 SOCKETS = 2 * TABLES
 # An idle socket took 45 KB before (benchmarks/README.md, "Idle sockets"); 500 of them from one
-# address take 15.9 KB each now, as their resident pages grow (three runs alike). 20 KB leaves
+# address take 15.8 KB each now, as their resident pages grow (three runs alike). 20 KB leaves
 # the count of pages 2 MB of room, whatever the machine's allocator does, and fails the old
 # cost by more than half.
 MOST_BYTES = 20 * 1024
