@@ -2,7 +2,7 @@
 and Redis, beside one process on SQLite; then live tables spread over 2 processes.
 
     .venv/bin/python benchmarks/scale.py [--players 40] [--seconds 20] [--turns 4]
-                                         [--tables 500] [--table-seconds 30]
+                                         [--tables 500 | --people 1000] [--table-seconds 30]
                                          [--postgres URL] [--redis URL]
 
 Each server is `cardwar serve` on a loopback port of its own (benchmarks/harness.py's
@@ -76,6 +76,7 @@ from harness import (
     serving,
     target,
 )
+from idle import more_files
 from load import come_in
 
 
@@ -213,6 +214,10 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=4, help="each server's seconds, in turns")
     parser.add_argument("--tables", type=int, default=500, help="live tables of two people")
     parser.add_argument("--table-seconds", type=float, default=30, help="the tables' flips")
+    parser.add_argument(
+        "--people", type=int, default=None,
+        help="the live tables' people, instead of --tables (half as many tables of two)",
+    )  # fmt: skip
     parser.add_argument("--no-clicks", dest="clicks", action="store_false", help="tables only")
     parser.add_argument(
         "--tables-on", choices=("postgres", "sqlite"), default="postgres", help="their database"
@@ -220,6 +225,9 @@ def main() -> None:
     parser.add_argument("--postgres", default="postgresql://127.0.0.1:5432/test")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
+    if args.people is not None:
+        args.tables = args.people // 2
+    more_files()  # a socket each person, and the servers started here inherit the limit
 
     rows: list[tuple[str, Tally, list[str], list[str], dict[str, float]]] = []
     spreads: dict[str, str] = {}
@@ -314,6 +322,8 @@ def main() -> None:
         f" {len(short)}, stored but never told {untold}; refused sockets"
         f" {sum(live.refused.values())}; errors logged {len(live_errors)}"
     )
+    for why, count in live.refused.most_common():
+        print(f"    refused: {why} x{count} (each process keeps `live_sockets` sockets at most)")
     said = [line for line in live_log if "out of reach" in line or "Error:" in line]
     for line in dict.fromkeys(said[:40]):
         print(f"    logged: {line[:150]}")

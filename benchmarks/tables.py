@@ -3,6 +3,14 @@
     .venv/bin/python benchmarks/tables.py [--tables 500] [--seconds 60] [--flip-s 1.0]
                                           [--clickers 10] [--click-ms 200]
                                           [--baseline-seconds 10] [--battle-limit N]
+    .venv/bin/python benchmarks/tables.py --sockets 10000
+
+With --sockets N, only this: N / 2 tables of two people, every person's socket opened and left
+idle, and the server process's resident size at rest, with the tables open and with every socket
+open: what an idle socket costs, its table's share included, beside the server at rest; and
+whether any socket's handshake agreed to permessage-deflate, which every one offers. The server
+is `cardwar serve` with room made for N sockets (benchmarks/idle.py). Target: at most 16 KB a
+socket, its table's share included.
 
 Starts `cardwar serve` on a loopback port over a fresh database, with its settings as shipped.
 First --clickers one-device players (benchmarks/harness.py's, as in benchmarks/load.py) click
@@ -62,6 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
+    JOIN_AT_ONCE,
     MB,
     PEOPLE_PER_ADDRESS,
     Connection,
@@ -79,6 +88,7 @@ from harness import (
     cpu_seconds,
     failure_lines,
     figures,
+    gather_some,
     live_figures,
     load_average,
     loopback,
@@ -87,6 +97,7 @@ from harness import (
     run,
     target,
 )
+from idle import IdleServer, extensions, hold, more_files, settled, simulator_ready
 from load import come_in
 
 SOCKETS = 1000  # the server's live_sockets as shipped (src/cardwar/web/settings.py)
@@ -133,6 +144,77 @@ async def measure(port: int, pid: int, args: argparse.Namespace, memory: Memory)
     return found
 
 
+async def measure_idle(server: IdleServer, sockets: int) -> dict[str, Any]:
+    """Open `sockets` / 2 tables of two people and every person's socket, left idle; the server
+    process's memory at rest, with the tables open, and with every socket open."""
+    pid, port = server.process.pid, server.port
+    await simulator_ready(port)
+    found: dict[str, Any] = {"at_rest": await settled(pid)}  # its start over
+    live = LiveTables(port, sockets // 2, 1.0, first_address=1)
+    found["opened_s"] = await live.open()
+    found["tables"] = await settled(pid)
+    people = [person for table in live.tables for person in table.people]
+    start = time.perf_counter()
+    held = await gather_some(
+        [
+            hold(port, f"/api/tables/{p.table.code}/live", p.conn.cookie, p.conn.local_addr[0])
+            for p in people
+        ],
+        JOIN_AT_ONCE,
+    )
+    found["joined_s"] = time.perf_counter() - start
+    found["open"] = await settled(pid)  # every socket in and idle: nothing said at any table
+    found["joined"] = [head for _, head in held if head is not None]
+    found["live"] = live
+    for transport, _ in held:
+        transport.close()
+    return found
+
+
+def idle_main(args: argparse.Namespace) -> None:
+    """`--sockets N`: what an idle socket costs the server's memory, its table's share included,
+    beside the server at rest in the same run."""
+    files = more_files()
+    with tempfile.TemporaryDirectory() as folder:
+        server = IdleServer(Path(folder) / "idle.db", args.sockets)
+        try:
+            found = run(measure_idle(server, args.sockets))
+        finally:
+            server.stop()
+    joined, live = found["joined"], found["live"]
+    (rest, rest_pss), (tables, _), (open_, open_pss) = (
+        found["at_rest"], found["tables"], found["open"]
+    )  # fmt: skip
+    n = max(1, len(joined))
+    told = {extensions(head) for head in joined}
+    print(
+        f"{args.sockets:,} idle live sockets: {args.sockets // 2:,} tables of two people, each"
+        f" seated, every socket welcomed and shown its table, then nothing said; one server"
+        f" process (open files: {files:,} here and there)"
+    )
+    waited = ", ".join(f"{what} x{n}" for what, n in live.waited.most_common()) or "none"
+    print(
+        f"  set-up (not measured): tables opened in {found['opened_s']:.1f} s (429s waited out:"
+        f" {waited}); {len(joined):,} sockets joined in {found['joined_s']:.1f} s from"
+        f" {live.addresses} loopback addresses; {args.sockets - len(joined):,} refused"
+    )
+    deflate = "accepted by none" if told == {""} else f"answered {sorted(told)}"
+    print(f"  permessage-deflate: offered by every socket, {deflate}")
+    print(
+        f"  server process RSS: {rest / MB:.1f} MB at rest, {tables / MB:.1f} MB with the tables"
+        f" open, {open_ / MB:.1f} MB with every socket open ({open_ / rest:.2f}x at rest);"
+        f" PSS {rest_pss / MB:.1f} and {open_pss / MB:.1f} MB"
+    )
+    each, alone = (open_ - rest) / n, (open_ - tables) / n
+    print(
+        f"  a socket: {each / 1024:.1f} KB, its table's share included (over the server at"
+        f" rest); {alone / 1024:.1f} KB the socket alone (over the tables open)"
+    )
+    print(target("an idle socket at most 16 KB, its table's share included", each <= 16 * 1024,
+                 f"{each / 1024:.1f} KB"))  # fmt: skip
+    print(target("no permessage-deflate", told == {""}, deflate))
+
+
 def lag_line(lag: LoopLag) -> str:
     worst = max(lag.lags, default=float("nan")) * 1000
     return (
@@ -152,7 +234,14 @@ def main() -> None:
     parser.add_argument(
         "--battle-limit", type=int, default=None, help="the tables' rounds end after N battles"
     )
+    parser.add_argument(
+        "--sockets", type=int, default=None,
+        help="instead: this many idle sockets (half as many tables), the server's memory each",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.sockets is not None:
+        idle_main(args)
+        return
 
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"

@@ -158,6 +158,23 @@ def test_tables_benchmark_prints_flips_beside_clicks_memory_battles_and_targets(
         assert f"target: {goal}: target " in out, goal
 
 
+def test_tables_benchmark_prints_what_an_idle_socket_costs_and_its_targets() -> None:
+    """`tables.py --sockets`: the sockets joined, the server's memory at rest, with the tables
+    and with the sockets, a socket's share, and its two targets."""
+    out = run("tables.py", "--sockets", "20")
+    for expected in (
+        "20 idle live sockets: 10 tables of two people",
+        "20 sockets joined in",
+        "0 refused",
+        "permessage-deflate: offered by every socket, accepted by none",
+        "MB at rest,",
+        "KB the socket alone",
+        "an idle socket at most 16 KB, its table's share included: target",
+        "target: no permessage-deflate: target met",
+    ):
+        assert expected in out, out
+
+
 def test_load_benchmark_prints_throughput_latency_memory_ratio_and_targets() -> None:
     out = run(
         "load.py",

@@ -319,6 +319,7 @@ def _stop_without(supervisor: int) -> None:
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """How uvicorn serves the app: quiet, bounded, and sized for live tables' sockets."""
     from cardwar.web.connections import BoundedHttp
+    from cardwar.web.live.transport import SocketProtocol
 
     return {
         # Its heads bounded, late requests closed, connections capped (BoundedHttp); a live
@@ -341,6 +342,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # A live table's messages are under a kilobyte: compressing them saves little, and each
         # socket's compressor took half its memory (about 45 KB of 90: benchmarks/tables.py).
         "ws_per_message_deflate": False,
+        # uvicorn's sans-I/O WebSocket protocol, made lighter for sockets kept open for hours
+        # (about 15 KB each: cardwar/web/live/transport.py).
+        "ws": SocketProtocol,
     }
 
 

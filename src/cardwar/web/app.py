@@ -27,6 +27,7 @@ from cardwar.web.live.errors import TableBusy, every_error
 from cardwar.web.live.hub import Hub, InProcessHub
 from cardwar.web.live.presence import InProcessPresences, Presences
 from cardwar.web.live.service import LiveTables
+from cardwar.web.live.transport import LiveSockets
 from cardwar.web.settings import Settings
 from cardwar.web.store import Store
 from cardwar.web.tasks import stop
@@ -182,4 +183,4 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     app.mount("/static", RevalidatedFiles(directory=settings.static_dir), name="static")
     # JSON and the plain files, compressed as they go; the page's own files come compressed.
     app.add_middleware(CompressAnswers, minimum_size=500, compresslevel=settings.gzip_level)
-    return Guard(app, settings)
+    return Guard(LiveSockets(app), settings)  # a live socket the shortest way (`transport`)

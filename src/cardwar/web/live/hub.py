@@ -11,8 +11,7 @@ sends it the whole table)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from cardwar.web.live.wire import Said
@@ -31,13 +30,14 @@ class Subscription(Protocol):
     dropped: bool
     lost: bool
 
-    async def next(self) -> Said | None:
+    def next(self) -> Awaitable[Said | None]:
         """The next message, waiting for it; None once the listener has been dropped, or
         woken."""
 
-    def wake(self) -> None:
+    def wake(self, _: object = None) -> None:
         """Make the listener's `next` return None now (its socket has closed), so that a socket
-        waits for its next message with one wait, and no task of its own, while it is read."""
+        waits for its next message with one wait, and no task of its own, while it is read.
+        Itself a task's done callback (what it is handed is let go)."""
 
 
 class Hub(Protocol):
@@ -61,35 +61,70 @@ class Hub(Protocol):
 
 
 class _Listener:
-    """A listener of `InProcessHub`: a bounded queue of messages."""
+    """A listener of `InProcessHub`: the messages its socket has not read yet, at most `QUEUE`.
 
-    def __init__(self) -> None:
-        # Bounded by `offer` (QUEUE messages), so that `wake` always finds room.
-        self.queue: asyncio.Queue[Said | None] = asyncio.Queue()
+    Not an `asyncio.Queue`: a queue is three deques and an Event (a fourth), each deque with a
+    block of 64 slots of its own, about 3 KB a listener before any message, and most sockets sit
+    idle for hours (ten thousand a process: benchmarks/README.md, "Idle sockets"). Here an empty
+    list, and a future only while the socket waits for its next message."""
+
+    __slots__ = ("_channel", "_channels", "_said", "_waiting", "dropped", "lost")
+
+    def __init__(self, channels: dict[str, set[_Listener]], channel: str) -> None:
+        self._channels, self._channel = channels, channel
+        self._said: list[Said | None] = []
+        self._waiting: asyncio.Future[Said | None] | None = None
         self.dropped = False
         self.lost = False
+
+    def _put(self, message: Said | None) -> None:
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None and not waiting.done():  # done: its wait was cancelled
+            waiting.set_result(message)
+        else:
+            self._said.append(message)
 
     def offer(self, message: Said) -> None:
         if self.dropped:
             return
-        if self.queue.qsize() >= QUEUE:
+        if len(self._said) >= QUEUE:
             self.drop()
             return
-        self.queue.put_nowait(message)
+        self._put(message)
 
     def drop(self, *, lost: bool = False) -> None:
         if self.dropped:
             return
         self.dropped, self.lost = True, lost
-        while not self.queue.empty():  # what it has not read goes: its page rejoins
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)  # the reader's next message: it leaves
+        self._said.clear()  # what it has not read goes: its page rejoins
+        self._put(None)  # the reader's next message: it leaves
 
-    async def next(self) -> Said | None:
-        return await self.queue.get()
+    def next(self) -> asyncio.Future[Said | None]:
+        # A future the socket awaits, not a coroutine: no frame of its own while it waits.
+        got: asyncio.Future[Said | None] = asyncio.get_running_loop().create_future()
+        if self._said:
+            # The first of at most QUEUE: moving the rest up costs less than a deque's block.
+            got.set_result(self._said.pop(0))
+        else:
+            self._waiting = got
+        return got
 
-    def wake(self) -> None:
-        self.queue.put_nowait(None)
+    def wake(self, _: object = None) -> None:
+        self._put(None)
+
+    # Its own subscription, as an async context manager: a generator's (`asynccontextmanager`)
+    # would keep a generator, its frame and the loop's weak reference to it for the socket's
+    # life, about 700 bytes.
+    async def __aenter__(self) -> _Listener:
+        self._channels.setdefault(self._channel, set()).add(self)
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        listeners = self._channels.get(self._channel)
+        if listeners is not None:
+            listeners.discard(self)
+            if not listeners:
+                del self._channels[self._channel]
 
 
 class InProcessHub:
@@ -113,18 +148,8 @@ class InProcessHub:
         for listener in tuple(self._channels.get(channel, ())):
             listener.offer(message)
 
-    @asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[_Listener]:
-        listener = _Listener()
-        self._channels.setdefault(channel, set()).add(listener)
-        try:
-            yield listener
-        finally:
-            listeners = self._channels.get(channel)
-            if listeners is not None:
-                listeners.discard(listener)
-                if not listeners:
-                    del self._channels[channel]
+    def subscribe(self, channel: str) -> _Listener:
+        return _Listener(self._channels, channel)
 
     def listeners(self, channel: str) -> int:
         """How many listen to `channel` in this process."""

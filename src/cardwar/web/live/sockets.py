@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import deque
 from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -126,11 +125,17 @@ async def refuse(websocket: WebSocket, close_code: int, words: str) -> None:
 async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> None:
     """Send the table as it stands, then everything said at it, while reading what this
     socket says, until either side closes."""
+    # The handshake's headers have been read (its origin, host and cookie), and a socket may
+    # stay open for hours: it keeps none of them (about 1.3 KB a socket as uvicorn hands them).
+    # Emptied where they are, the list the server and Starlette's cached `headers` both hold.
+    headers = websocket.scope.get("headers")
+    if isinstance(headers, list):
+        headers.clear()
+    for read_once in ("_cookies", "_headers"):  # Starlette's, cached as they were first read
+        vars(websocket).pop(read_once, None)
     async with live.hub.subscribe(code) as heard:
         try:
-            await websocket.send_text(write(Welcome({"seat": who.seat, "host": who.host})).text)
-            shown, said = await live.shown_to_join(code)
-            await websocket.send_text(write(shown).text)
+            said = await _show(websocket, live, code, who)
         except (WebSocketDisconnect, RuntimeError):
             return  # gone before it was shown the table (a message too big closes it at once)
         try:
@@ -146,7 +151,7 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         reading = asyncio.create_task(read(websocket, live, code, who))
         # One wait a message, and no task and no wait-set of its own (a thousand sockets' worth
         # of them kept the collector busy): when the reading ends, `next` returns None.
-        reading.add_done_callback(lambda _: heard.wake())
+        reading.add_done_callback(heard.wake)  # a bound method: no closure kept a socket
         try:
             await _hear(websocket, heard, reading, said)
         except (WebSocketDisconnect, RuntimeError):
@@ -154,6 +159,16 @@ async def talk(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> N
         finally:
             await stop(reading)
             await leave(live, code, who)
+
+
+async def _show(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> int:
+    """Welcome the socket and show it the table; the number of the last message told before
+    it was shown. A function of its own so that the table shown (a round's JSON, about 1 KB) is
+    not a local of `talk`, kept for the socket's life once sent."""
+    await websocket.send_text(write(Welcome({"seat": who.seat, "host": who.host})).text)
+    shown, said = await live.shown_to_join(code)
+    await websocket.send_text(write(shown).text)
+    return said
 
 
 async def _hear(
@@ -213,7 +228,9 @@ async def read(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> E
     `talk` closes the socket with (one task sends on a socket, never two at once); anything else
     wrong is answered with an error and the socket kept; None once the other side has gone."""
     settings = websocket.app.state.services.settings
-    sent: deque[float] = deque()
+    # The moments of the messages read in the last second, for the limit: a list, not a deque,
+    # whose first block of 64 slots (about 700 bytes) every socket that ever said a word kept.
+    sent: list[float] = []
     while True:
         try:
             frame = await websocket.receive()
@@ -227,7 +244,7 @@ async def read(websocket: WebSocket, live: LiveTables, code: str, who: Who) -> E
         now = time.monotonic()
         sent.append(now)
         while sent and now - sent[0] > 1.0:
-            sent.popleft()
+            del sent[0]  # a few dozen at most: the limit closes the socket past it
         if len(raw.encode()) > settings.live_message_bytes:
             return TOO_BIG, f"messages are at most {settings.live_message_bytes} bytes"
         if len(sent) > settings.live_messages_per_s:

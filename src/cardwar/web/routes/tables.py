@@ -1,18 +1,19 @@
 """/api/tables: live tables, people each on their own device (docs/api.md#live-tables). Open
-one, look at it, take a seat, its invite as a QR code, and its sockets: a person's (or a
-visitor's, who watches) at /api/tables/{code}/live, a watcher's at /api/watch/{watch}/live."""
+one, look at it, take a seat, its invite as a QR code. Its sockets, a person's (or a visitor's,
+who watches) at /api/tables/{code}/live and a watcher's at /api/watch/{watch}/live, are not
+FastAPI's routes: `cardwar/web/live/transport.py` takes them the shortest way (`LiveSockets`)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from cardwar.web.deps import Services, current_player, services, write
 from cardwar.web.guard import header
-from cardwar.web.live import sockets, wire
+from cardwar.web.live import wire
 from cardwar.web.live.invite import invite, qr_svg
 from cardwar.web.live.service import LiveTables
 from cardwar.web.live.wire import OpenTable, TakeSeat
@@ -22,7 +23,7 @@ from cardwar.web.schemas import seat_values
 router = APIRouter()
 
 
-def tables(request: Request | WebSocket) -> LiveTables:
+def tables(request: Request) -> LiveTables:
     found: LiveTables = request.app.state.live
     return found
 
@@ -116,15 +117,3 @@ async def qr(code: str, request: Request, watch: bool = False) -> Response:
     )
     svg = qr_svg(link, title)  # an <img>'s source: an image of its own, which scales
     return Response(svg, media_type="image/svg+xml")
-
-
-@router.websocket("/api/tables/{code}/live")
-async def person_socket(websocket: WebSocket, code: str) -> None:
-    """A person's socket (or a visitor's without a seat, who watches)."""
-    await sockets.serve(websocket, tables(websocket), code=code)
-
-
-@router.websocket("/api/watch/{watch}/live")
-async def watcher_socket(websocket: WebSocket, watch: str) -> None:
-    """A watcher's socket: the whole table, live, and nothing to do at it."""
-    await sockets.serve(websocket, tables(websocket), watch=watch)
