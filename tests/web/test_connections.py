@@ -206,8 +206,8 @@ def test_the_caps_are_sized_from_the_open_files() -> None:
     sized again, the same; too few files to serve, said so."""
     settings = Settings()
     assert Sized.of(settings, 1024) == Sized(1024, 896, 672)
-    assert Sized.of(settings, 20_000) == Sized(20_000, 2000, 1000)
-    assert Sized.of(settings, None) == Sized(None, 2000, 1000)
+    assert Sized.of(settings, 20_000) == Sized(20_000, 11_000, 10_000)
+    assert Sized.of(settings, None) == Sized(None, 11_000, 10_000)
     again = Settings(live_sockets=672)
     assert Sized.of(again, 1024) == Sized(1024, 896, 672)
     with pytest.raises(ValueError, match="it needs 16 at least"):

@@ -76,6 +76,7 @@ def serve(
     workers: int = 1,
     give_after: float = SERVER.live_give_after_s,
     trusted_proxies: Sequence[str] = (),
+    live_sockets: int = SERVER.live_sockets,
 ) -> int:
     """Run the web game until interrupted, after saying where to open it."""
     if broker is not None:
@@ -100,6 +101,7 @@ def serve(
         "hosts": tuple(dict.fromkeys(name.lower() for name in names if name)),
         "any_ip_host": wide,
         "trusted_proxies": tuple(trusted_proxies),
+        "live_sockets": live_sockets,
     }
     if db is not None:
         options["db"] = db
@@ -440,6 +442,14 @@ def add_site_options(serve: Any) -> None:
         help="run N server processes on this port (default: 1); more than one needs --broker",
     )
     serve.add_argument(
+        "--live-sockets",
+        type=whole(1, 1_000_000),
+        default=SERVER.live_sockets,
+        metavar="N",
+        help="live tables' sockets each process keeps open at once (default: "
+        f"{SERVER.live_sockets:,}, about 16 KB each; fewer under a limit of open files)",
+    )
+    serve.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -479,4 +489,5 @@ def run(out: Console, args: argparse.Namespace) -> int:
         workers=args.workers,
         give_after=args.give_after,
         trusted_proxies=args.trusted_proxy,
+        live_sockets=args.live_sockets,
     )

@@ -139,8 +139,10 @@ class Settings:
 
     # -- live tables (docs/api.md#live-tables) -----------------------------------------------------
 
-    live_sockets: int = 1000
-    """Live-table sockets the whole server keeps open at once; one more is refused plainly."""
+    live_sockets: int = 10_000
+    """Live-table sockets this process keeps open at once (about 16 KB each when idle:
+    benchmarks/README.md, idle sockets), fewer under a limit of open files; one more is refused
+    plainly. `--live-sockets`."""
     live_sockets_per_address: int = 256
     """Live-table sockets one network address keeps open at once (a household, a school behind
     one router: 64 tables of four); one more from it is refused plainly, so that one client
