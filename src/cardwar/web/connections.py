@@ -59,7 +59,9 @@ class Sized:
                 f"needs {FEWEST_CONNECTIONS} at least (raise it: ulimit -n, or systemd's "
                 "LimitNOFILE, docs/deploy.md#connections)"
             )
-        live = min(settings.live_sockets, connections - connections // 4)
+        live = settings.live_sockets
+        if room < wanted:  # the open files bound it: a quarter stays for plain HTTP
+            live = min(live, connections - connections // 4)
         return cls(open_files, connections, live)
 
 
