@@ -151,3 +151,15 @@ class Settings:
     never opened, or not reopened after a restart) counts as away from then on."""
     live_tick_s: float = 0.5
     """How often the server looks at the turn clocks and the idle tables."""
+
+    # -- the database slow or away (docs/deploy.md#the-database-slow-or-away) ----------------------
+
+    database_deadline_s: float = 3.0
+    """The longest one call may hold its database connection; past it the call is abandoned
+    and its request answered 503 with Retry-After, so that a database that hangs holds no
+    request, nor anyone queued behind it, for longer."""
+    database_pool: int = 10
+    """PostgreSQL connections one server process keeps at most (a lost one is replaced)."""
+    database_down_after_s: float = 10.0
+    """/healthz says 503 once the database has not answered for this long: a moment's loss is
+    ridden out, one that lasts is a supervisor's or a balancer's to act on."""
