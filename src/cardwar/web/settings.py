@@ -67,8 +67,9 @@ class Settings:
     cache_size: int = 512
     """Rounds kept live in memory; any other is resumed from its stored snapshot when asked for."""
     inline_battles: int = 100
-    """A request for at most this many battles (a click) is played on the event loop itself: a
-    hop to a worker would cost more than the battles. Longer runs go to the worker process."""
+    """A request for at most this many battles (a click) is played in a thread of the server
+    process: a hop to the worker would cost more than the battles. Longer runs go to the worker
+    process."""
     chunk_bytes: int = 64 * 1024
     """A long run's answer is sent in pieces of this many bytes."""
     replay_here: int = 5_000

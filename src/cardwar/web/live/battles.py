@@ -44,11 +44,9 @@ class Battles:
         known = None
         if presence.round_at is not None and presence.round_at[0] == round_id:
             known = presence.round_at[1]
-        # A look at a round in memory takes microseconds: here, as a click is played, unless
-        # another request holds the round (then in a thread, waiting for it).
-        shown = self.rounds.get(round_id, wait=False, known=known)
-        if shown is None:
-            shown = await run_in_threadpool(self.rounds.get, round_id)
+        # In a thread, as a click is played: a look may read the database (and end a timed
+        # round's clock there), which may hang; the event loop never waits for it.
+        shown = await run_in_threadpool(partial(self.rounds.get, round_id, known=known))
         assert shown is not None
         self._note_round(presence)
         return shown
@@ -76,11 +74,7 @@ class Battles:
         played = 0
         while True:
             asked = TO_END if count is None else count - played
-            result = None
-            if asked <= self.settings.inline_battles:  # a flip's battle: played as a click is
-                result = play(asked, wait=False)
-            if result is None:
-                result = await run_in_threadpool(play, asked)
+            result = await run_in_threadpool(play, asked)  # as a click is played
             assert result is not None
             shown, records = result
             self._note_round(presence)
