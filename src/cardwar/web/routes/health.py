@@ -24,7 +24,7 @@ from cardwar.web.schemas import HealthOut
 
 router = APIRouter()
 
-WITHIN_S = 0.8
+WITHIN_S = 0.5
 """The longest /healthz waits for its looks: a balancer's checks give up after 2 to 3 s."""
 
 
