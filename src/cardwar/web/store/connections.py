@@ -38,6 +38,9 @@ from cardwar.web.store.engines import (
 TICK_S = 0.1
 """How often the watchdog looks for calls past their deadline: a call is abandoned at most
 this long after it."""
+BRIEF_S = 0.25
+"""How long a request waits for a connection while the pool's last wait for one came to nothing
+(the database out of reach): it is answered 503 at once, rather than each after a deadline."""
 RECONNECT_S = 2.0
 """How long the pool keeps trying to make a lost connection again on its own; after that a
 new one is made only when a request asks (psycopg's pool would otherwise wait up to twice as
@@ -113,16 +116,21 @@ class Pool:
             reconnect_timeout=RECONNECT_S,
         )
         self._pool.open(wait=False)
+        self._answered = True  # whether the last wait for a connection got one
 
     def take(self, timeout: float) -> Connection:
         from psycopg_pool import PoolTimeout
 
+        wait = timeout if self._answered else min(timeout, BRIEF_S)
         try:
-            return PostgresConnection(self._pool.getconn(timeout=max(0.001, timeout)))
+            connection = PostgresConnection(self._pool.getconn(timeout=max(0.001, wait)))
         except PoolTimeout:
+            self._answered = False
             raise DatabaseDown(
                 "The server cannot reach its database just now: try again in a moment."
             ) from None
+        self._answered = True
+        return connection
 
     def check(self, connection: Connection) -> None:
         connection.execute("")  # an empty query: one round trip, as psycopg's own check
