@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import socket
 import sqlite3
@@ -34,6 +35,8 @@ from cardwar.web.store.engines import (
     SQLiteConnection,
     StoreClosed,
 )
+
+log = logging.getLogger("cardwar")
 
 TICK_S = 0.1
 """How often the watchdog looks for calls past their deadline: a call is abandoned at most
@@ -116,7 +119,11 @@ class Pool:
             reconnect_timeout=RECONNECT_S,
         )
         self._pool.open(wait=False)
+        self._where = where
         self._answered = True  # whether the last wait for a connection got one
+        # Its own warnings say each failed try, every second of an outage: this store says the
+        # loss once, and once more when the database is back (as the broker does).
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
     def take(self, timeout: float) -> Connection:
         from psycopg_pool import PoolTimeout
@@ -125,11 +132,15 @@ class Pool:
         try:
             connection = PostgresConnection(self._pool.getconn(timeout=max(0.001, wait)))
         except PoolTimeout:
-            self._answered = False
+            if self._answered:
+                self._answered = False
+                log.warning("cardwar: the database at %s is out of reach", self._where)
             raise DatabaseDown(
                 "The server cannot reach its database just now: try again in a moment."
             ) from None
-        self._answered = True
+        if not self._answered:
+            self._answered = True
+            log.warning("cardwar: the database at %s answers again", self._where)
         return connection
 
     def check(self, connection: Connection) -> None:
