@@ -23,6 +23,7 @@ from cardwar.web.live.table import RoundView, four_seats
 from cardwar.web.live.wire import Played, Shown
 from cardwar.web.settings import Settings
 from cardwar.web.store.live import TableRow
+from cardwar.web.tasks import to_the_end
 
 SHOWN_BATTLES = 10
 """The most battle records one message carries; a longer run sends its last ones."""
@@ -67,7 +68,20 @@ class Battles:
     ) -> None:
         """Play `count` battles (None: to the round's end), commit them, then tell every socket
         (at the host's `speed`, with the host's `tag`, when the host played them). Call it with
-        the table locked."""
+        the table locked. It runs to its end even if its caller is cancelled (a socket gone): a
+        battle is played in a thread, which commits it whatever becomes of the caller, and a
+        battle committed is told."""
+        await to_the_end(self._play(presence, count, by, late, speed, tag))
+
+    async def _play(
+        self,
+        presence: Presence,
+        count: int | None,
+        by: str,
+        late: Sequence[int],
+        speed: str | None,
+        tag: int | None,
+    ) -> None:
         row = presence.table.row
         play = partial(self.rounds.play, row.round_id, at_table=row.code, seats=row.round_seats())
         battles: list[dict[str, Any]] = []

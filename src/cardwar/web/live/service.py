@@ -26,6 +26,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
+from cardwar.web.errors import DatabaseDown
 from cardwar.web.game.matches import Matches
 from cardwar.web.game.rounds import Rounds
 from cardwar.web.game.seats import Seat
@@ -54,12 +55,14 @@ SWEEP_S = 2.0
 """How often a process looks for the sockets of processes that died (`Doors.sweep`)."""
 
 
-def flip_let_go(table: Table, before: Table) -> Table:
-    """`table` with its flips as `before` a flip whose battle was not played (the database out
-    of reach, say): that flip goes with the battle, and its sender, told to try again, flips
-    again. Kept, every seat would stay flipped for a battle that never comes, and each flip
-    again be let go as a repeat."""
-    return replace(table, flipped=before.flipped, deadline=before.deadline)
+def flip_let_go(now: Table, flipped: Table, before: Table) -> Table:
+    """The table `now`, after a flip (which made it `flipped`, from `before`) whose battle the
+    database kept from being played: that flip goes with the battle, and its sender, told to try
+    again, flips again. Kept, every seat would stay flipped for a battle that never comes, and
+    each flip again be let go as a repeat. A battle played (its flips gone) stays played."""
+    if now.flipped != flipped.flipped:
+        return now
+    return replace(now, flipped=before.flipped, deadline=before.deadline)
 
 
 class LiveTables:
@@ -150,8 +153,8 @@ class LiveTables:
                 return
             try:
                 await self.battles.play(presence, 1, by="flips")
-            except BaseException:
-                presence.table = flip_let_go(presence.table, before)
+            except DatabaseDown:
+                presence.table = flip_let_go(presence.table, table, before)
                 raise
 
     async def play_many(
