@@ -1,6 +1,8 @@
-"""A TCP relay on the loopback address to a server (Redis, in the tests), which a test cuts, as
-when that server goes away (every connection through it closed at once, new ones refused), and
-mends, as when it comes back: the same port answers again, with everything the server kept."""
+"""A TCP relay on the loopback address to a server (Redis or PostgreSQL, in the tests), which a
+test cuts, as when that server goes away (every connection through it closed at once, new ones
+refused), and mends, as when it comes back: the same port answers again, with everything the
+server kept. Or stalls, as when the server or the network hangs: every connection stays open
+(new ones too) and nothing is carried either way, until `resume` carries what waited."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ class Relay:
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()  # both ends of every connection relayed now
         self._cut = False
+        self._flowing = threading.Event()  # cleared while stalled: the pumps hold what they read
+        self._flowing.set()
         self._threads: list[threading.Thread] = []
         self._listener = self._listen(0)
         self.port: int = self._listener.getsockname()[1]
@@ -62,6 +66,7 @@ class Relay:
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(CHUNK):
+                self._flowing.wait()
                 sink.sendall(data)
         except OSError:
             pass  # cut, or an end closed: the other pump ends the same way
@@ -98,7 +103,16 @@ class Relay:
             self._cut = False
         self._listener = self._listen(self.port)
 
+    def stall(self) -> None:
+        """The server hangs: connections stay open, and nothing more is carried either way."""
+        self._flowing.clear()
+
+    def resume(self) -> None:
+        """The server answers again: what waited is carried, and everything after it."""
+        self._flowing.set()
+
     def close(self) -> None:
+        self._flowing.set()  # a pump held by a stall ends with its connection
         self.cut()
         for thread in self._threads:
             thread.join(timeout=10)

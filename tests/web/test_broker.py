@@ -210,19 +210,30 @@ def test_health_says_the_database_and_the_broker_are_reachable(
     client = make_client(broker=broker)
     answer = client.get("/healthz")
     assert answer.status_code == 200
-    assert answer.json() == {"ok": True, "database": "reachable", "broker": "reachable"}
+    said = answer.json()
+    assert said.pop("database_answered_s_ago") < 1 and said.pop("broker_answered_s_ago") < 1
+    assert said == {"ok": True, "database": "reachable", "broker": "reachable"}
 
 
 def test_health_without_a_broker_has_none(make_client: ClientFactory) -> None:
     answer = make_client().get("/healthz")
     assert answer.status_code == 200
-    assert answer.json() == {"ok": True, "database": "reachable", "broker": "none"}
+    said = answer.json()
+    assert said.pop("database_answered_s_ago") < 1
+    assert said == {
+        "ok": True,
+        "database": "reachable",
+        "broker": "none",
+        "broker_answered_s_ago": None,
+    }
 
 
 def test_health_answers_503_while_the_broker_or_the_database_is_away(
     make_client: ClientFactory, broker: str
 ) -> None:
-    client = make_client(broker=broker)
+    """A broker out of reach is 503 at once; a database, once out of reach for longer than
+    `database_down_after_s` (here at once: 0)."""
+    client = make_client(broker=broker, database_down_after_s=0)
     services = client.app.app.state.services  # the app behind its guard
     working = services.broker.redis
     services.broker.redis = redis.asyncio.Redis.from_url("redis://127.0.0.1:1/0")
@@ -232,14 +243,16 @@ def test_health_answers_503_while_the_broker_or_the_database_is_away(
         away, services.broker.redis = services.broker.redis, working
         client.portal.call(away.aclose)  # type: ignore[union-attr]
     assert answer.status_code == 503 and answer.headers["retry-after"] == "2"
-    assert answer.json() == {"ok": False, "database": "reachable", "broker": "unreachable"}
+    said = {key: answer.json()[key] for key in ("ok", "database", "broker")}
+    assert said == {"ok": False, "database": "reachable", "broker": "unreachable"}
     services.rounds.store.close()
     try:
         answer = client.get("/healthz")
     finally:
         services.rounds.store.open()
     assert answer.status_code == 503
-    assert answer.json() == {"ok": False, "database": "unreachable", "broker": "reachable"}
+    said = {key: answer.json()[key] for key in ("ok", "database", "broker")}
+    assert said == {"ok": False, "database": "unreachable", "broker": "reachable"}
     assert client.get("/healthz").status_code == 200  # and back
 
 

@@ -190,7 +190,8 @@ def test_a_new_postgresql_database_gets_every_revision_once_even_from_two_at_onc
     assert said == [f"a new database, now at revision {HEAD}", f"already at revision {HEAD}"]
     store = Store(postgres)
     try:
-        tables = store.db._db.tables()  # the engine's own list of tables
+        with store.db.lock:  # the engine's own list of tables, on a connection of the pool
+            tables = store.db.lock.connection.tables()
         assert {"rounds", "matches", "players", "people", "live_tables", "meta"} <= tables
         assert len(store.secret()) == 32
     finally:

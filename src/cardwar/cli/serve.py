@@ -109,6 +109,26 @@ def serve(
         options["broker"] = broker
     options["network_command"] = network_command(port)
     settings, sized = sized_settings(options)
+    said = start_lines(settings, sized, host, port)
+    if workers > 1:
+        said[0] += f", {workers} server processes"
+        return serve_many(out, settings, options, workers, Start(out, said))
+    import uvicorn  # the web stack loads only when asked to serve
+
+    from cardwar.web.app import create_app
+
+    if settings.broker is not None:
+        reach_broker(settings.broker)
+    app = create_app(settings, starting=Start(out, said))
+    uvicorn.run(app, **uvicorn_options(settings))
+    return 0
+
+
+def start_lines(settings: Settings, sized: Sized, host: str, port: int) -> list[str]:
+    """What the start says once the server answers: where to open the game, where rounds are
+    kept, how many connections it takes, and who else can play (with the command that lets
+    the network in, or the address phones open)."""
+    wide = host in WILDCARDS
     shown = "127.0.0.1" if wide else f"[{host}]" if ":" in host else host
     said = [
         f"cardwar: open http://{shown}:{port} in your browser (Ctrl+C stops the server)",
@@ -132,18 +152,7 @@ def serve(
             f"cardwar: warning: listening on {host}, not only this computer: anyone who can "
             "reach it on your network can play here"
         )
-    if workers > 1:
-        said[0] += f", {workers} server processes"
-        return serve_many(out, settings, options, workers, Start(out, said))
-    import uvicorn  # the web stack loads only when asked to serve
-
-    from cardwar.web.app import create_app
-
-    if settings.broker is not None:
-        reach_broker(settings.broker)
-    app = create_app(settings, starting=Start(out, said))
-    uvicorn.run(app, **uvicorn_options(settings))
-    return 0
+    return said
 
 
 STARTED_AS = "CARDWAR_STARTED_AS"

@@ -127,7 +127,9 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     """The whole web game over the SQLite file named in `settings`, behind its guard; how its
     start goes is told to `starting`."""
     settings = settings if settings is not None else Settings()
-    store = Store(settings.db)
+    store = Store(
+        settings.db, deadline_s=settings.database_deadline_s, pool_size=settings.database_pool
+    )
     worker = Worker()
     broker: Broker | None = None
     hub: Hub = InProcessHub()

@@ -101,6 +101,15 @@ class BrokerDown(TryAgain, RuntimeError):
     retry_after = 2
 
 
+class DatabaseDown(TryAgain, RuntimeError):
+    """The database did not answer within its deadline, or its connection was lost (answered
+    503; a live table's socket is told, and kept): the call was abandoned, and what it wrote
+    is committed only if the database had committed it as the connection went
+    (`store/connections.py`)."""
+
+    retry_after = 2
+
+
 def problem(item: Any) -> str:
     """One problem of a body that does not fit, as the answer words it."""
     if item["type"] == "json_invalid":
@@ -156,4 +165,5 @@ ANSWERS: dict[type[Exception], Answer] = {
     RateLimited: Answer(429, retry_after=True),
     WorkerFailed: Answer(503, retry_after=True),
     BrokerDown: Answer(503, retry_after=True),
+    DatabaseDown: Answer(503, retry_after=True),
 }

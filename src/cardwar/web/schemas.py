@@ -532,10 +532,19 @@ class SimulationOut(BaseModel):
 class HealthOut(BaseModel):
     """Whether this server process can serve (`GET /healthz`, docs/deploy.md#health)."""
 
-    ok: bool = Field(description="true when the database and the broker (if any) are reachable")
+    ok: bool = Field(
+        description="false while the broker (if any) is unreachable, or the database has been"
+        " for longer than the server allows (10 s unless set)"
+    )
     database: Literal["reachable", "unreachable"]
     broker: Literal["reachable", "unreachable", "none"] = Field(
         description="'none' for a server of one process, which has no broker"
+    )
+    database_answered_s_ago: float | None = Field(
+        description="seconds since the database last answered; null if it never has since start"
+    )
+    broker_answered_s_ago: float | None = Field(
+        description="seconds since the broker last answered; null without one, or never"
     )
 
 

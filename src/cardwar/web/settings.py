@@ -76,8 +76,9 @@ class Settings:
     cache_size: int = 512
     """Rounds kept live in memory; any other is resumed from its stored snapshot when asked for."""
     inline_battles: int = 100
-    """A request for at most this many battles (a click) is played on the event loop itself: a
-    hop to a worker would cost more than the battles. Longer runs go to the worker process."""
+    """A request for at most this many battles (a click) is played in a thread of the server
+    process: a hop to the worker would cost more than the battles. Longer runs go to the worker
+    process."""
     chunk_bytes: int = 64 * 1024
     """A long run's answer is sent in pieces of this many bytes."""
     replay_here: int = 5_000
@@ -177,3 +178,15 @@ class Settings:
     http_connections: int = 1000
     """Connections a process takes at once beside its `live_sockets`; past them, and past what
     the open-file limit leaves, a new one is answered 503 and closed."""
+
+    # -- the database slow or away (docs/deploy.md#the-database-slow-or-away) ----------------------
+
+    database_deadline_s: float = 3.0
+    """The longest one call may hold its database connection; past it the call is abandoned
+    and its request answered 503 with Retry-After, so that a database that hangs holds no
+    request, nor anyone queued behind it, for longer."""
+    database_pool: int = 10
+    """PostgreSQL connections one server process keeps at most (a lost one is replaced)."""
+    database_down_after_s: float = 10.0
+    """/healthz says 503 once the database has not answered for this long: a moment's loss is
+    ridden out, one that lasts is a supervisor's or a balancer's to act on."""

@@ -1,4 +1,4 @@
-"""A task of the server stopped for sure (`stop`).
+"""A task of the server stopped for sure (`stop`), and work run to its end (`to_the_end`).
 
 Python 3.11's `asyncio.wait_for` can lose a cancellation: when what it waits for is done in the
 same turn of the loop as its task is cancelled, it returns the result, and the task goes on as if
@@ -17,7 +17,10 @@ task at its commands is not lost; `stop` still cancels until the task has ended,
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 AGAIN_S = (0.001, 0.1)
 """How long `stop` waits for a cancelled task to end before it cancels it again: the first wait,
@@ -35,3 +38,20 @@ async def stop(task: asyncio.Task[Any]) -> None:
         wait = min(2 * wait, longest)
     if not task.cancelled():
         task.exception()  # retrieved: a chore's failure at the end is not worth a warning
+
+
+async def to_the_end(work: Awaitable[T]) -> T:
+    """`work`'s result, `work` run to its end even if the caller is cancelled meanwhile (its
+    socket gone): then the cancellation comes after, once it has ended. For work that commits
+    and then tells (a live table's battle): a thread's commit goes on whatever becomes of its
+    caller, and a battle committed must be told, its table's lock held until it is."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return task.result()

@@ -23,6 +23,7 @@ from cardwar.web.live.table import RoundView, four_seats
 from cardwar.web.live.wire import Played, Shown
 from cardwar.web.settings import Settings
 from cardwar.web.store.live import TableRow
+from cardwar.web.tasks import to_the_end
 
 SHOWN_BATTLES = 10
 """The most battle records one message carries; a longer run sends its last ones."""
@@ -44,11 +45,9 @@ class Battles:
         known = None
         if presence.round_at is not None and presence.round_at[0] == round_id:
             known = presence.round_at[1]
-        # A look at a round in memory takes microseconds: here, as a click is played, unless
-        # another request holds the round (then in a thread, waiting for it).
-        shown = self.rounds.get(round_id, wait=False, known=known)
-        if shown is None:
-            shown = await run_in_threadpool(self.rounds.get, round_id)
+        # In a thread, as a click is played: a look may read the database (and end a timed
+        # round's clock there), which may hang; the event loop never waits for it.
+        shown = await run_in_threadpool(partial(self.rounds.get, round_id, known=known))
         assert shown is not None
         self._note_round(presence)
         return shown
@@ -69,18 +68,27 @@ class Battles:
     ) -> None:
         """Play `count` battles (None: to the round's end), commit them, then tell every socket
         (at the host's `speed`, with the host's `tag`, when the host played them). Call it with
-        the table locked."""
+        the table locked. It runs to its end even if its caller is cancelled (a socket gone): a
+        battle is played in a thread, which commits it whatever becomes of the caller, and a
+        battle committed is told."""
+        await to_the_end(self._play(presence, count, by, late, speed, tag))
+
+    async def _play(
+        self,
+        presence: Presence,
+        count: int | None,
+        by: str,
+        late: Sequence[int],
+        speed: str | None,
+        tag: int | None,
+    ) -> None:
         row = presence.table.row
         play = partial(self.rounds.play, row.round_id, at_table=row.code, seats=row.round_seats())
         battles: list[dict[str, Any]] = []
         played = 0
         while True:
             asked = TO_END if count is None else count - played
-            result = None
-            if asked <= self.settings.inline_battles:  # a flip's battle: played as a click is
-                result = play(asked, wait=False)
-            if result is None:
-                result = await run_in_threadpool(play, asked)
+            result = await run_in_threadpool(play, asked)  # as a click is played
             assert result is not None
             shown, records = result
             self._note_round(presence)

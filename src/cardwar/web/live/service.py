@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -25,6 +26,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from cardwar.errors import RulesError
 from cardwar.rules import Rules
+from cardwar.web.errors import DatabaseDown
 from cardwar.web.game.matches import Matches
 from cardwar.web.game.rounds import Rounds
 from cardwar.web.game.seats import Seat
@@ -51,6 +53,16 @@ IDLE_LOOK_S = 60.0
 """How often the store is asked for the tables idle too long (the turn clocks, every tick)."""
 SWEEP_S = 2.0
 """How often a process looks for the sockets of processes that died (`Doors.sweep`)."""
+
+
+def flip_let_go(now: Table, flipped: Table, before: Table) -> Table:
+    """The table `now`, after a flip (which made it `flipped`, from `before`) whose battle the
+    database kept from being played: that flip goes with the battle, and its sender, told to try
+    again, flips again. Kept, every seat would stay flipped for a battle that never comes, and
+    each flip again be let go as a repeat. A battle played (its flips gone) stays played."""
+    if now.flipped != flipped.flipped:
+        return now
+    return replace(now, flipped=before.flipped, deadline=before.deadline)
 
 
 class LiveTables:
@@ -130,14 +142,20 @@ class LiveTables:
         presence = await self.room.open_table(code)
         async with self.room.locked(presence):
             round_ = await self.battles.view(presence)
-            table, flipped = presence.table.flip(who, battle, round_, now=self.room.clock())
+            table, flipped = (before := presence.table).flip(
+                who, battle, round_, now=self.room.clock()
+            )
             if flipped is None:
                 return  # a late or repeated flip: nothing changed, nothing to tell
             await self.room.save(presence, table)
             if flipped.waiting:
                 self.room.tell(presence, flipped)
-            else:
+                return
+            try:
                 await self.battles.play(presence, 1, by="flips")
+            except DatabaseDown:
+                presence.table = flip_let_go(presence.table, table, before)
+                raise
 
     async def play_many(
         self,

@@ -47,15 +47,19 @@ async def play(request: Request) -> Response:
     count, stop = asked.count, asked.stop_when_out
     server = services(request)
     rounds = server.rounds
-    # A click (a few battles) is played right here: a hop to a worker would cost more than
-    # the battles. Long runs, or a round another request holds, go to the worker process
-    # and are sent in chunks, so that they never stall anyone else's clicks.
+    # A click (a few battles) is played in a thread of this process: a hop to the worker
+    # process would cost more than the battles, and on the event loop a database that hangs
+    # would stop every other request with it (its deadline ends the call: 503). Long runs, or a
+    # round another request holds, go to the worker process and are sent in chunks, so that
+    # they never stall anyone else's clicks.
     if count <= server.settings.inline_battles:
-        played = rounds.play(round_id, count, wait=False, stop_when_out=stop)
+        played = await run_in_threadpool(
+            rounds.play, round_id, count, wait=False, stop_when_out=stop
+        )
         if played is None:
             if round_id in rounds.long_running:  # busy for seconds: say so, do not wait
                 raise RateLimited("battles: this round is busy with a long run", 1)
-            # Another short request holds it (a read, a chance estimate): wait in a thread.
+            # Another short request holds it (a read, a chance estimate): wait for it.
             played = await run_in_threadpool(rounds.play, round_id, count, stop_when_out=stop)
             assert played is not None
         shown, battles = played
@@ -147,7 +151,5 @@ async def chance(round_id: str, server: ServicesDep) -> JSONResponse:
 )
 async def get_round(round_id: str, rounds: RoundsDep) -> JSONResponse:
     """The round; its piles appear only once it is over."""
-    round_ = rounds.get(round_id, wait=False)
-    if round_ is None:  # a long request holds it: wait in a worker thread, not here
-        round_ = await run_in_threadpool(rounds.get, round_id)
-    return JSONResponse(round_)
+    # In a thread: it may read the database, and may wait for a long request that holds it.
+    return JSONResponse(await run_in_threadpool(rounds.get, round_id))

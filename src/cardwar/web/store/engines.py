@@ -52,19 +52,6 @@ class StoreClosed(DatabaseError):
     """A query of a store that was closed (`Database.open` opens it again)."""
 
 
-class Closed:
-    """The connection of a closed store: every query is refused, plainly."""
-
-    def execute(self, sql: str, parameters: tuple[Any, ...] = ()) -> Cursor:
-        raise StoreClosed("the store is closed: open it again first")
-
-    def tables(self) -> set[str]:
-        raise StoreClosed("the store is closed: open it again first")
-
-    def close(self) -> None:
-        pass
-
-
 class Where(Protocol):
     """Where the database is: `connect` opens the store's connection, `engine` a SQLAlchemy
     engine for Alembic; `str` names it in messages (never with a password). `begin` starts the
@@ -180,6 +167,11 @@ class PostgresConnection:
     def __init__(self, connection: Any) -> None:
         self._connection = connection
 
+    @property
+    def raw(self) -> Any:
+        """psycopg's own connection."""
+        return self._connection
+
     def execute(self, sql: str, parameters: tuple[Any, ...] = ()) -> Cursor:
         if not parameters:
             return self._connection.execute(sql)  # type: ignore[no-any-return]
@@ -217,12 +209,8 @@ class Postgres:
             connection = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
         except psycopg.Error as error:
             raise DatabaseError(f"{self}: cannot reach the database: {_one_line(error)}") from None
-        # As SQLite's synchronous=NORMAL (`SQLite.connect`): a committed battle survives this
-        # process being killed (it is PostgreSQL's then), and a crash of PostgreSQL itself or of
-        # the machine may lose the last moment's commits, never the database. A commit then does
-        # not wait for the disk: a click's one write costs a round trip, not an fsync.
         try:
-            connection.execute("SET synchronous_commit = off")
+            self.configure(connection)
             schema = connection.execute("SELECT current_schema()").fetchone()
         except psycopg.Error as error:
             connection.close()
@@ -234,6 +222,15 @@ class Postgres:
                 " exists (create it, or name another)"
             )
         return PostgresConnection(connection)
+
+    @staticmethod
+    def configure(connection: Any) -> None:
+        """Set up a new psycopg connection of the store's (the pool's too: `connections.py`)."""
+        # As SQLite's synchronous=NORMAL (`SQLite.connect`): a committed battle survives this
+        # process being killed (it is PostgreSQL's then), and a crash of PostgreSQL itself or of
+        # the machine may lose the last moment's commits, never the database. A commit then does
+        # not wait for the disk: a click's one write costs a round trip, not an fsync.
+        connection.execute("SET synchronous_commit = off")
 
     def engine(self) -> Any:
         from sqlalchemy import create_engine

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from cardwar import persist
 from cardwar.engine import Round
 from cardwar.web.game.seats import Seat, seats_json
-from cardwar.web.store.database import Database
+from cardwar.web.store.database import DEADLINE_S, POOL_SIZE, Database
 from cardwar.web.store.engines import Where
 from cardwar.web.store.live import LiveTableRows
 from cardwar.web.store.matches import MatchRows
@@ -39,6 +39,11 @@ column left as it is leaves its index as it is, and PostgreSQL can then write a 
 place (a heap-only update), where a moved index entry costs every index of the table one."""
 
 
+PRUNE_S = 600.0
+"""How long a prune may hold its connection: it runs apart from every request, and may have
+a month of rounds to remove."""
+
+
 class RoundMoved(Exception):
     """A round's row is no longer where this process last read or wrote it: another process
     serving the same database played it meanwhile. Nothing was written."""
@@ -49,8 +54,14 @@ class Store:
     (`players`), the matches' (`matches`) and the live tables' (`live`). Safe to share between
     threads; each write is one transaction."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.db = Database(path)
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        deadline_s: float = DEADLINE_S,
+        pool_size: int = POOL_SIZE,
+    ) -> None:
+        self.db = Database(path, deadline_s=deadline_s, pool_size=pool_size)
         self.players = PlayerTables(self.db)
         self.matches = MatchRows(self.db)
         self.live = LiveTableRows(self.db)
@@ -230,7 +241,7 @@ class Store:
         A match's rounds go together, once none of them has been touched since: its progress
         is read position by position from its rounds, so a gap would deal a round again.
         Returns how many rounds and players went."""
-        with self.db.transaction():
+        with self.db.held(PRUNE_S), self.db.transaction():
             rounds = self.db.execute(
                 "DELETE FROM rounds WHERE updated_at < ? AND (match_id IS NULL OR NOT EXISTS"
                 " (SELECT 1 FROM rounds AS other WHERE other.match_id = rounds.match_id"
