@@ -10,6 +10,7 @@ first chance estimate, or the House rules panel's draw estimate, never waits for
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from cardwar.engine import Round
 from cardwar.rules import CLASSIC, Gather, Rules
@@ -60,3 +61,20 @@ def run_step(index: int) -> None:
     """Compile (or load) the kernels of step `index` of STEPS, in this process (the server's
     worker process runs them one by one, so that the server can tell which is under way)."""
     STEPS[index][1]()
+
+
+def cache_is_filled() -> bool:
+    """True if numba's cache holds, for this very source, the kernel of each family a page
+    reaches (its index has entries, and their source's stamp is the file's now): a start then
+    loads them in a second and compiles nothing. Read through numba's own cache objects, which
+    are not its public interface: anything unexpected there reads as an empty cache (a start
+    then prepares as on a first one, which is slower, never wrong)."""
+    from cardwar.sim.runs.kernels.chances import chances
+    from cardwar.sim.runs.kernels.classic import play_classic_parallel
+    from cardwar.sim.runs.kernels.random_rounds import play_rounds_parallel
+
+    kernels: tuple[Any, ...] = (chances, play_classic_parallel, play_rounds_parallel)
+    try:
+        return all(bool(kernel._cache._cache_file._load_index()) for kernel in kernels)
+    except Exception:
+        return False

@@ -113,11 +113,14 @@ class Warming:
         }
 
     async def _prepare(self, done: asyncio.Event) -> None:
-        from cardwar.sim.warm import STEPS, prepare, run_step
+        from cardwar.sim.warm import STEPS, cache_is_filled, prepare, run_step
 
         telling = asyncio.get_running_loop().call_later(TELL_AFTER_S, self._tell)
         try:
-            if self._worker is not None:
+            # A cache filled already (every start but the first) needs no compiler: the worker
+            # and this process load the kernels in a second (a process of its own more, at
+            # every start, cost the tests' hundred starts minutes of the machine's time).
+            if self._worker is not None and not await run_in_threadpool(cache_is_filled):
                 compiler = self._compiler = Worker()
                 try:
                     for index, (what, _) in enumerate(STEPS):
@@ -125,7 +128,8 @@ class Warming:
                         await run_in_threadpool(compiler.run, run_step, index)
                 finally:
                     compiler.close()
-                await run_in_threadpool(self._worker.run, prepare)  # from the cache, now filled
+            if self._worker is not None:
+                await run_in_threadpool(self._worker.run, prepare)  # from the cache, filled
 
             def note(done: int, total: int, what: str) -> None:  # in the preparing thread
                 self._step = (done, total, what)
