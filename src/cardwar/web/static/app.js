@@ -1,7 +1,7 @@
 // Boot and wiring: every event the page listens to is connected here, then the page loads.
 import { act, press, stopAuto } from "./act.js";
 import { playToEnd, rememberSpeed, rememberWars, restoreChoices } from "./auto.js";
-import { restoreChanceChoice, toggleChanceHidden, togglePeek } from "./chance.js";
+import { restoreChanceChoice, showChance, toggleChanceHidden, togglePeek } from "./chance.js";
 import { drawClock, tickClock } from "./clock.js";
 import { answerConfirm, confirmClosed } from "./confirm.js";
 import { $, onBackdrop } from "./dom.js";
@@ -139,4 +139,8 @@ drawSoundButton($("sound"));
 setInterval(tickClock, 250);
 setInterval(drawSeatStates, 250); // a live table's turn clock, on the seats it waits for
 act(load);
-watchSimulator(drawStatsReady); // a first start's simulator: "getting ready" until it is
+// A first start's simulator: "getting ready" until it is, then the chance meter asked.
+watchSimulator(() => {
+  drawStatsReady();
+  if (ui.simulator.ready) showChance();
+});

@@ -35,11 +35,12 @@ export async function showChance() {
     els.chance.hidden = true;
     return;
   }
-  if (!ui.simulator.ready) { // the answer waits for the simulator: say why the meter waits
+  if (!ui.simulator.ready) { // asked once it is (app.js): say why the meter waits
     els.value.textContent = "…";
     els.fill.style.width = "0";
     els.words.textContent = gettingReady("the chance meter");
     els.chance.hidden = false;
+    return;
   }
   let chance;
   try {

@@ -12,6 +12,7 @@ import { liveDeal } from "./live-asks.js";
 import { leaveForOwnTable } from "./live.js";
 import { newRound } from "./rounds.js";
 import { checkSeats, defaultSeatName, defaultSeats, nameMax, sameSeats, seatCount } from "./seats.js";
+import { simulatorReady } from "./simulator.js";
 import { dispatch, state, ui } from "./state.js";
 import { announce } from "./table.js";
 import { view } from "./update.js";
@@ -188,7 +189,7 @@ function estimateDraws(rules, bestOf) {
   panel.draws.hidden = true; // no words about other rules meanwhile
   panel.matchNote.hidden = true;
   house.drawsTimer = setTimeout(() => {
-    const turn = house.drawsLine.then(async () => {
+    const turn = house.drawsLine.then(simulatorReady).then(async () => {
       // Chosen again while it waited its turn, or the panel closed: nobody would read it.
       if (asked !== house.drawsAsked || !panel.dialog.open) return;
       if (!house.draws.has(key)) {

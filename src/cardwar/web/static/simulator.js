@@ -8,6 +8,12 @@ import { ApiError, api } from "./api.js";
 import { ui } from "./state.js";
 
 const WAIT_S = 25; // under the server's most (30 s), so that a wait never errs
+let readyNow = () => {};
+let whenReady = Promise.resolve();
+
+/** Resolves once the simulator is ready (at once, unless the server said it is not): what needs
+ * it is asked only then, so that asks never pile up on the server while it prepares. */
+export const simulatorReady = () => whenReady;
 
 /** Ask where the simulator stands, and keep asking while it is not ready; `changed()` after
  * each change of `ui.simulator`. */
@@ -21,11 +27,14 @@ export async function watchSimulator(changed) {
       // Unreachable, or an older server without the route: what needs the simulator waits on
       // the server as it always could; the page stops saying anything about it.
       ui.simulator = { ready: true, seconds: ui.simulator.seconds };
+      readyNow();
       changed();
       return;
     }
     const was = ui.simulator.ready;
     ui.simulator = { ready: status.ready, seconds: status.first_start_s };
+    if (!status.ready && was) whenReady = new Promise((resolve) => { readyNow = resolve; });
+    if (status.ready) readyNow();
     if (status.ready !== was) changed();
     if (status.ready) return;
   }

@@ -4,7 +4,7 @@ import { histogramSvg, shareBar, statsView } from "./charts.js";
 import { $ } from "./dom.js";
 import { presetName, rulesLine } from "./house.js";
 import { defaultSeats, seatWords, seatsInPlay } from "./seats.js";
-import { gettingReady } from "./simulator.js";
+import { gettingReady, simulatorReady } from "./simulator.js";
 import { frozen, state, ui } from "./state.js";
 import { percent } from "./words.js";
 
@@ -63,6 +63,7 @@ export async function runStats(event) {
   try {
     // The House rules panel's draw estimate first: the server plays one long run per browser.
     await ui.house.drawsLine;
+    await simulatorReady(); // the status line says it is getting ready meanwhile
     const rules = state.houseRules?.rules ?? {};
     const result = await api("POST", "/api/simulations", { rules, rounds });
     const { players } = result.rules;
