@@ -277,8 +277,8 @@ def test_kill_9_loses_no_answered_battle(live_server: LiveServer) -> None:
             assert http.post(f"/api/rounds/{data['id']}/battles", json={"count": 1}).is_success
         before = http.get(f"/api/rounds/{data['id']}").json()
         # The simulator ready (in the background, as the server started): its worker is up.
-        while not http.get("/api/simulator", params={"wait": 30}).json()["ready"]:
-            pass
+        while not http.get("/api/simulator").json()["ready"]:
+            time.sleep(0.05)  # the preparation tells nobody: asked again, as the page does
     assert live_server.process is not None
     children = children_of(live_server.process.pid)
     assert children  # its worker process, and multiprocessing's resource tracker

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import atexit
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,13 +17,6 @@ from schemathesis.checks import CHECKS
 
 from cardwar.web import Settings, create_app
 from cardwar.web.settings import LOOPBACK_HOSTS
-
-# Room for the parser under Python 3.11.7: Hypothesis describes a lambda of schemathesis by
-# parsing the whole module that holds it, from deep in pytest's collection; the parser's own
-# limit follows the interpreter's, and a RecursionError inside it comes out of 3.11.7 as
-# "SystemError: AST constructor recursion depth mismatch" (CPython gh-106905), which failed a
-# collection of this file once under load.
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 # The app is built at import (schemathesis reads its schema then), so its folder is too; every
 # process that collects this file removes it as it exits, run or not.

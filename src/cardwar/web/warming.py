@@ -90,14 +90,6 @@ class Warming:
         assert self._done is not None, "asked before the server started"
         await self._done.wait()
 
-    async def wait(self, seconds: float) -> None:
-        """Wait until the kernels are ready, or `seconds` have passed."""
-        try:
-            async with asyncio.timeout(seconds):
-                await self.ready()
-        except TimeoutError:
-            pass
-
     def status(self) -> dict[str, Any]:
         """Where the preparation stands (`GET /api/simulator`)."""
         from cardwar.sim.warm import FIRST_RUN_S

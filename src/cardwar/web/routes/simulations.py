@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from cardwar.engine import MAX_SEED, check_seed
 from cardwar.rules import Rules
 from cardwar.web.deps import ServicesDep, cookie_key, services
-from cardwar.web.routing import body_route, errors, parse
+from cardwar.web.routing import body_route, parse
 from cardwar.web.schemas import Simulate, SimulationOut, SimulatorOut
 from cardwar.web.workers import statistics
 
 router = APIRouter()
-
-MAX_WAIT_S = 30.0
-"""The longest `GET /api/simulator?wait=` waits (a first start prepares for about 20 s)."""
 
 
 @body_route(router, "/api/simulations", Simulate, SimulationOut, "Statistics of many rounds")
@@ -50,16 +46,10 @@ async def simulations(request: Request) -> JSONResponse:
 @router.get(
     "/api/simulator",
     response_model=SimulatorOut,
-    responses=errors(422),
     summary="Whether the simulator is ready",
 )
-async def simulator(
-    server: ServicesDep, wait: Annotated[float, Query(ge=0, le=MAX_WAIT_S)] = 0
-) -> JSONResponse:
+async def simulator(server: ServicesDep) -> JSONResponse:
     """Whether the chance meter and the statistics can answer at once: a server's first start
     prepares the simulator in the background (about 20 s), and what needs it waits meanwhile.
-    With `wait`, the answer waits up to that many seconds for it to be ready (a page asks so,
-    and says "getting ready" until it is)."""
-    if wait:
-        await server.warming.wait(wait)
+    A page asks again every 2 s while it is not, and says "getting ready" until it is."""
     return JSONResponse(server.warming.status())

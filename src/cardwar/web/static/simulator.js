@@ -1,13 +1,13 @@
 // The simulator's readiness. A server's first start prepares it in the background (about 20 s
 // in all; every later start, under a second), and what needs it waits on the server meanwhile:
 // the chance meter, How do rounds go? and the House rules panel's draw estimate. This asks
-// where the preparation stands once, as the page opens, and, while it is not ready, keeps one
-// request waiting for it (`?wait=`): the page says "getting ready" where those would show,
-// never a refusal, never a button that does nothing.
+// where the preparation stands once, as the page opens, and, while it is not ready, again every
+// `AGAIN_MS` (a first start only): the page says "getting ready" where those would show, never
+// a refusal, never a button that does nothing.
 import { ApiError, api } from "./api.js";
 import { ui } from "./state.js";
 
-const WAIT_S = 25; // under the server's most (30 s), so that a wait never errs
+const AGAIN_MS = 2000;
 let readyNow = () => {};
 let whenReady = Promise.resolve();
 
@@ -21,7 +21,8 @@ export async function watchSimulator(changed) {
   for (;;) {
     let status;
     try {
-      status = await api("GET", `/api/simulator${ui.simulator.ready ? "" : `?wait=${WAIT_S}`}`, undefined, { background: true });
+      if (!ui.simulator.ready) await new Promise((resolve) => setTimeout(resolve, AGAIN_MS));
+      status = await api("GET", "/api/simulator", undefined, { background: true });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // Unreachable, or an older server without the route: what needs the simulator waits on
