@@ -290,6 +290,9 @@ def test_a_100_mb_head_is_refused_at_its_cap_and_costs_the_server_no_memory(
     passes 32 KB, and the server holds no more memory than before, give or take 10 MB."""
     assert tight_server.process is not None
     pid = tight_server.process.pid
+    with tight_server.client() as http:  # the simulator loaded (in the background) first
+        while not http.get("/api/simulator").json()["ready"]:
+            time.sleep(0.05)  # the preparation tells nobody: asked again, as the page does
     before = resident_bytes(pid)
     address = ("127.0.0.1", tight_server.port)
     with ThreadPoolExecutor(4) as pool:

@@ -553,6 +553,10 @@ class SimulatorOut(BaseModel):
     background, and what needs it waits meanwhile."""
 
     ready: bool = Field(description="true once the chance meter and the statistics can answer")
+    compiling: bool = Field(
+        description="true while a first start compiles it (every later start loads it in a "
+        "second, and what needs it waits that second on the server)"
+    )
     step: str | None = Field(description="what is being prepared now, in words (None when ready)")
     done: int = Field(ge=0, description="steps of the preparation done")
     total: int = Field(ge=0, description="steps of the preparation in all")

@@ -97,6 +97,7 @@ class Warming:
         done, total, what = self._step
         return {
             "ready": self.is_ready,
+            "compiling": self._compiler is not None and not self.is_ready,
             "step": None if self.is_ready else what or None,
             "done": done,
             "total": total,
@@ -120,6 +121,7 @@ class Warming:
                         await run_in_threadpool(compiler.run, run_step, index)
                 finally:
                     compiler.close()
+                    self._compiler = None
             if self._worker is not None:
                 await run_in_threadpool(self._worker.run, prepare)  # from the cache, filled
 

@@ -33,11 +33,13 @@ export async function watchSimulator(changed) {
       return;
     }
     const was = ui.simulator.ready;
-    ui.simulator = { ready: status.ready, seconds: status.first_start_s };
-    if (!status.ready && was) whenReady = new Promise((resolve) => { readyNow = resolve; });
-    if (status.ready) readyNow();
-    if (status.ready !== was) changed();
-    if (status.ready) return;
+    // Only a first start's compiling is waited for here: a start that loads the kernels takes a
+    // second, which what needs them waits out on the server.
+    ui.simulator = { ready: status.ready || !status.compiling, seconds: status.first_start_s };
+    if (!ui.simulator.ready && was) whenReady = new Promise((resolve) => { readyNow = resolve; });
+    if (ui.simulator.ready) readyNow();
+    if (ui.simulator.ready !== was) changed();
+    if (ui.simulator.ready) return;
   }
 }
 
