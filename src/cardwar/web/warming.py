@@ -55,6 +55,7 @@ class Warming:
         self._task: asyncio.Task[None] | None = None
         self._compiler: Worker | None = None
         self._stopping = False
+        self._loading_only = False  # known once numba's cache is found filled: nothing compiles
         self._step: tuple[int, int, str] = (0, 0, "")
         self._began = 0.0
         self._slow = False
@@ -97,7 +98,7 @@ class Warming:
         done, total, what = self._step
         return {
             "ready": self.is_ready,
-            "compiling": self._compiler is not None and not self.is_ready,
+            "compiling": not self.is_ready and not self._loading_only,
             "step": None if self.is_ready else what or None,
             "done": done,
             "total": total,
@@ -113,7 +114,8 @@ class Warming:
             # A cache filled already (every start but the first) needs no compiler: the worker
             # and this process load the kernels in a second (a process of its own more, at
             # every start, cost the tests' hundred starts minutes of the machine's time).
-            if self._worker is not None and not await run_in_threadpool(cache_is_filled):
+            self._loading_only = await run_in_threadpool(cache_is_filled)
+            if self._worker is not None and not self._loading_only:
                 compiler = self._compiler = Worker()
                 try:
                     for index, (what, _) in enumerate(STEPS):
