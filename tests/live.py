@@ -70,13 +70,14 @@ class Output:
         with self._changed:
             return "".join(self._lines)
 
-    def wait_for(self, words: str) -> bool:
-        """Wait until `words` are printed (True) or the output ends (False: the process has
-        closed it, so it is ending). Raises TimeoutError if HANG_S pass with neither and no new
-        line: every line printed is a sign of life (a first start tells each kernel family it
-        compiles, which a loaded machine may stretch well past HANG_S in all)."""
+    def wait_for(self, words: str, times: int = 1) -> bool:
+        """Wait until `words` are printed (`times` times: True) or the output ends (False: the
+        process has closed it, so it is ending). Raises TimeoutError if HANG_S pass with
+        neither and no new line: every line printed is a sign of life (a first start tells
+        each kernel family it compiles, which a loaded machine may stretch well past HANG_S in
+        all)."""
         with self._changed:
-            while not (self._ended or words in "".join(self._lines)):
+            while not (self._ended or "".join(self._lines).count(words) >= times):
                 seen = len(self._lines)
                 if not self._changed.wait_for(
                     lambda seen=seen: self._ended or len(self._lines) > seen, HANG_S
@@ -84,7 +85,7 @@ class Output:
                     raise TimeoutError(
                         f"neither {words!r} nor the end, nor any new line, within {HANG_S:.0f} s"
                     )
-            return words in "".join(self._lines)
+            return "".join(self._lines).count(words) >= times
 
     def ended(self, within: float) -> bool:
         """True once the output has ended, waiting up to `within` seconds for that."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from cardwar.cli.shared import days, port, print_line, whole
+from cardwar.cli.shared import days, port, print_line, seconds_up_to, whole
 from cardwar.errors import CardwarError
 from cardwar.web import Settings
 from cardwar.web.settings import LOOPBACK_HOSTS
@@ -36,24 +36,33 @@ PREPARED = "cardwar: the simulator is ready (prepared in {took:.0f} s)"
 
 
 class Start:
-    """How the server's start goes, on `out`: where to open the game as soon as it answers,
-    and, on a first start, that the simulator is being prepared meanwhile, then that it is."""
+    """How the server's start goes, on `out` (or in the log, when it is JSON): where to open the
+    game as soon as it answers, and, on a first start, that the simulator is being prepared
+    meanwhile, then that it is."""
 
-    def __init__(self, out: Console, said: list[str]) -> None:
-        self._out, self._said = out, said
+    def __init__(self, out: Console, said: list[str], log_format: str = "text") -> None:
+        self._out, self._said, self._json = out, said, log_format == "json"
+
+    def _say(self, line: str) -> None:
+        if self._json:
+            import logging
+
+            logging.getLogger("cardwar").info(line)
+        else:
+            print_line(self._out, line)
 
     def ready(self) -> None:
         """Say where to open the game, and what else its start found worth saying."""
         for line in self._said:
-            print_line(self._out, line)
+            self._say(line)
 
     def preparing(self, seconds: int) -> None:
         """Say, once, that a first start prepares the simulator, and how long it takes."""
-        print_line(self._out, PREPARING.format(seconds=seconds))
+        self._say(PREPARING.format(seconds=seconds))
 
     def prepared(self, took: float) -> None:
         """Say that it is done."""
-        print_line(self._out, PREPARED.format(took=took))
+        self._say(PREPARED.format(took=took))
 
 
 def kept_in(db: Path | str) -> str:
@@ -77,6 +86,10 @@ def serve(
     give_after: float = SERVER.live_give_after_s,
     trusted_proxies: Sequence[str] = (),
     live_sockets: int = SERVER.live_sockets,
+    drain_s: float = SERVER.drain_s,
+    metrics: str | None = None,
+    log_format: str = SERVER.log_format,
+    log_addresses: bool = False,
 ) -> int:
     """Run the web game until interrupted, after saying where to open it."""
     if broker is not None:
@@ -102,6 +115,10 @@ def serve(
         "any_ip_host": wide,
         "trusted_proxies": tuple(trusted_proxies),
         "live_sockets": live_sockets,
+        "drain_s": drain_s,
+        "metrics": metrics,
+        "log_format": log_format,
+        "log_addresses": log_addresses,
     }
     if db is not None:
         options["db"] = db
@@ -110,16 +127,17 @@ def serve(
     options["network_command"] = network_command(port)
     settings, sized = sized_settings(options)
     said = start_lines(settings, sized, host, port)
+    start = Start(out, said, log_format)
     if workers > 1:
         said[0] += f", {workers} server processes"
-        return serve_many(out, settings, options, workers, Start(out, said))
+        return serve_many(out, settings, options, workers, start)
     import uvicorn  # the web stack loads only when asked to serve
 
     from cardwar.web.app import create_app
 
     if settings.broker is not None:
         reach_broker(settings.broker)
-    app = create_app(settings, starting=Start(out, said))
+    app = create_app(settings, starting=start)
     uvicorn.run(app, **uvicorn_options(settings))
     return 0
 
@@ -188,8 +206,10 @@ def sized_settings(options: dict[str, Any]) -> tuple[Settings, Sized]:
     said at the start, and a connection or socket past them is refused, and logged, never left
     to find the process out of open files."""
     from cardwar.web.connections import BoundedHttp, Bounds, Sized, open_files
+    from cardwar.web.site.logs import Addresses
 
     settings = settings_of(options)
+    Addresses.named = settings.log_addresses  # this process's log, and each worker's
     before, now = open_files()
     try:
         sized = Sized.of(settings, now)
@@ -276,6 +296,7 @@ def serve_many(
 
     import uvicorn
 
+    from cardwar.web.site.draining import Supervisor
     from cardwar.web.store import Store
 
     assert settings.broker is not None
@@ -283,8 +304,16 @@ def serve_many(
     Store(settings.db).close()  # brought up to date once, before any process opens it
     os.environ[OPTIONS_VARIABLE] = json.dumps(options, default=str)
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
-    start.ready()
-    uvicorn.run(
+    stop_metrics = None
+    if settings.metrics is not None:  # each process counts into a folder, read here summed
+        import tempfile
+
+        from cardwar.web.site.metrics import serve_many_metrics
+
+        folder = tempfile.TemporaryDirectory(prefix="cardwar-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder.name
+        stop_metrics = serve_many_metrics(settings.metrics, folder.name)
+    config = uvicorn.Config(
         f"{__name__}:app_of_environment",
         factory=True,
         workers=workers,
@@ -294,6 +323,14 @@ def serve_many(
         timeout_worker_healthcheck=STARTING_S,
         **uvicorn_options(settings),
     )
+    start.ready()
+    try:
+        # uvicorn.run's own way to several processes, its supervisor draining them at its stop
+        Supervisor(config, sockets=[config.bind_socket()]).run()
+    finally:
+        if stop_metrics is not None:
+            stop_metrics()
+            folder.cleanup()
     return 0
 
 
@@ -312,7 +349,7 @@ def app_of_environment() -> Any:
     # sized as the supervisor sized them (this process inherits its open files), and the
     # bounds of this process's connections set with them
     settings, _ = sized_settings(json.loads(os.environ[OPTIONS_VARIABLE]))
-    return create_app(settings)
+    return create_app(replace(settings, shared_socket=True))
 
 
 def _stop_without(supervisor: int) -> None:
@@ -331,6 +368,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """How uvicorn serves the app: quiet, bounded, and sized for live tables' sockets."""
     from cardwar.web.connections import BoundedHttp
     from cardwar.web.live.transport import SocketProtocol
+    from cardwar.web.site.logs import log_config
 
     return {
         # Its heads bounded, late requests closed, connections capped (BoundedHttp); a live
@@ -353,6 +391,10 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # A live table's messages are under a kilobyte: compressing them saves little, and each
         # socket's compressor took half its memory (about 45 KB of 90: benchmarks/tables.py).
         "ws_per_message_deflate": False,
+        # Its own log's format when the log is JSON (`web/site/logs.py`), which covers cardwar's.
+        **(
+            {} if settings.log_format == "text" else {"log_config": log_config(settings.log_format)}
+        ),
         # uvicorn's sans-I/O WebSocket protocol, made lighter for sockets kept open for hours
         # (about 15 KB each: cardwar/web/live/transport.py).
         "ws": SocketProtocol,
@@ -376,7 +418,7 @@ def add_parser(commands: Any) -> None:
             "connections as its open files allow (raised to the most it may have), "
             "answers only to its own addresses, limits how fast each browser deals new rounds, "
             "and removes rounds nobody has touched for a while. SIGTERM or Ctrl+C stops it "
-            "within 10 seconds, losing no answered battle.",
+            "within 10 seconds, losing no answered battle (SIGTERM drains first: --drain).",
             width=79,
         ),
     )
@@ -459,6 +501,38 @@ def add_site_options(serve: Any) -> None:
         f"{SERVER.live_sockets:,}, about 16 KB each; fewer under a limit of open files)",
     )
     serve.add_argument(
+        "--drain",
+        type=seconds_up_to(30),
+        default=SERVER.drain_s,
+        metavar="SECONDS",
+        help="told SIGTERM (an upgrade, systemctl stop), first tell live tables' sockets to "
+        "come back and answer new connections 503 for SECONDS, so that a proxy sends them to "
+        f"another process, then stop (default: {SERVER.drain_s:g}; 0 stops at once; "
+        "docs/deploy.md#upgrades)",
+    )
+    serve.add_argument(
+        "--metrics",
+        default=None,
+        type=metrics_address,
+        metavar="HOST:PORT",
+        help="serve the figures an operator watches (requests and their latency by route, live "
+        "sockets and tables, battles, refusals, the database's and the broker's errors and "
+        "round trips) in Prometheus's format at http://HOST:PORT/metrics, an address of their "
+        "own, never the game's port (default: none; docs/deploy.md#watching-the-site)",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default=SERVER.log_format,
+        help="the log as lines of words (text, the default) or one JSON object a line (json)",
+    )
+    serve.add_argument(
+        "--log-addresses",
+        action="store_true",
+        help="name players' network addresses in the log (a refusal's); without it the log "
+        "says 'an address'. It never names a cookie or an invite code",
+    )
+    serve.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -469,6 +543,17 @@ def add_site_options(serve: Any) -> None:
         "once. Without it no forwarded header is believed: each connection counts as its own "
         "address (docs/deploy.md#behind-a-proxy)",
     )
+
+
+def metrics_address(text: str) -> str:
+    """`--metrics`'s HOST:PORT, as written."""
+    from cardwar.web.site.metrics import split_address
+
+    try:
+        split_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def proxy_address(text: str) -> str:
@@ -499,4 +584,8 @@ def run(out: Console, args: argparse.Namespace) -> int:
         give_after=args.give_after,
         trusted_proxies=args.trusted_proxy,
         live_sockets=args.live_sockets,
+        drain_s=args.drain,
+        metrics=args.metrics,
+        log_format=args.log_format,
+        log_addresses=args.log_addresses,
     )

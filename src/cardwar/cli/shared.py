@@ -91,6 +91,21 @@ def days(text: str) -> float:
     return value
 
 
+def seconds_up_to(most: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from 0 to `most`."""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+        if not 0 <= value <= most:  # NaN too
+            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range, must be 0..{most:g}")
+        return value
+
+    return check
+
+
 def port(text: str) -> int:
     """An argparse type: a TCP port number, 1..65535."""
     try:

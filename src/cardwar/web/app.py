@@ -8,7 +8,7 @@ import contextlib
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
@@ -16,6 +16,7 @@ from fastapi.routing import APIRouter
 
 from cardwar.web import routes
 from cardwar.web.assets import Assets, CompressAnswers, RevalidatedFiles
+from cardwar.web.connections import BoundedHttp
 from cardwar.web.deps import Services
 from cardwar.web.errors import ANSWERS, Answer, BrokerDown, TryAgain
 from cardwar.web.game.matches import Matches
@@ -29,6 +30,8 @@ from cardwar.web.live.presence import InProcessPresences, Presences
 from cardwar.web.live.service import LiveTables
 from cardwar.web.live.transport import LiveSockets
 from cardwar.web.settings import Settings
+from cardwar.web.site.draining import Drain
+from cardwar.web.site.metrics import Watched, serve_metrics
 from cardwar.web.store import Store
 from cardwar.web.tasks import stop
 from cardwar.web.warming import Warming
@@ -105,13 +108,22 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     rounds.open()
     await run_in_threadpool(rounds.prune)
     warming.start()  # the game answers meanwhile: what needs the simulator waits for it
+    drain = app.state.services.drain
+    drain.install(asyncio.get_running_loop())  # SIGTERM drains first
+    BoundedHttp.drain = drain  # its connections answered 503 meanwhile
     chores = [
         asyncio.create_task(prune_now_and_then(settings.prune_every_s)),
         asyncio.create_task(look_at_live_tables(settings.live_tick_s)),
     ]
+    # the figures on their own address; a process of several leaves it to their supervisor
+    stop_metrics = None
+    if settings.metrics is not None and not settings.shared_socket:
+        stop_metrics = await run_in_threadpool(serve_metrics, settings.metrics)
     if starting is not None:
         starting.ready()
     yield
+    if stop_metrics is not None:
+        await run_in_threadpool(stop_metrics)
     for chore in chores:
         await stop(chore)
     await warming.stop()
@@ -153,6 +165,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
         assets=Assets(settings.static_dir),
         broker=broker,
         warming=Warming(worker if settings.worker_at_start else None, starting),
+        drain=Drain(settings.drain_s, shared=settings.shared_socket),
     )
     app = FastAPI(
         title="cardwar",
@@ -185,4 +198,7 @@ def create_app(settings: Settings | None = None, *, starting: Starting | None = 
     app.mount("/static", RevalidatedFiles(directory=settings.static_dir), name="static")
     # JSON and the plain files, compressed as they go; the page's own files come compressed.
     app.add_middleware(CompressAnswers, minimum_size=500, compresslevel=settings.gzip_level)
-    return Guard(LiveSockets(app), settings)  # a live socket the shortest way (`transport`)
+    inner: Any = app
+    if settings.metrics is not None:  # each request counted, by its route
+        inner = Watched(app, app.routes)
+    return Guard(LiveSockets(inner), settings)  # a live socket the shortest way (`transport`)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -34,6 +35,7 @@ from cardwar.errors import CardwarError
 from cardwar.web.errors import BrokerDown
 from cardwar.web.live.hub import WANT, InProcessHub
 from cardwar.web.live.wire import Said
+from cardwar.web.site.metrics import BROKER_ERRORS, BROKER_SECONDS
 from cardwar.web.tasks import stop
 
 __all__ = ["Broker", "BrokerDown", "BrokerUrlError", "RedisHub", "shown", "split_url"]
@@ -121,15 +123,18 @@ class Broker:
     async def call(self, command: Callable[[], Awaitable[T]]) -> T:
         """`command()`'s result; BrokerDown (logged once a loss) if the broker is out of
         reach, or has not answered in COMMAND_S."""
+        started = time.perf_counter()
         try:
             async with asyncio.timeout(COMMAND_S):
                 result = await command()
         except (RedisError, OSError) as error:
+            BROKER_ERRORS.inc()
             self.lost(error)
             await self._forget_idle()
             raise BrokerDown(
                 "The server cannot reach its broker just now: try again in a moment."
             ) from error
+        BROKER_SECONDS.observe(time.perf_counter() - started)
         if self._stale:  # the first answer since a loss (the hub may have said it is back)
             self._stale = False
             self.back()

@@ -14,11 +14,20 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Protocol, cast
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from cardwar.web.settings import Settings
+from cardwar.web.site.metrics import refused
+
+
+class Draining(Protocol):
+    """Whether this process drains before it stops (`site/draining.py`'s `Drain`)."""
+
+    @property
+    def draining(self) -> bool: ...
+
 
 log = logging.getLogger("cardwar")
 
@@ -28,6 +37,10 @@ MOST_OPEN_FILES = 1 << 20
 LINGER_S = 2.0
 """How long a connection whose head was refused is read and let go before it is closed."""
 FEWEST_CONNECTIONS = 16
+DRAINING = "This server is restarting: try again in a moment.\n"
+"""Said to a connection that opens while its process drains (`site/draining.py`)."""
+DRAINING_RETRY_S = 1
+"""Its Retry-After: the page's click is sent again after it, and finds another process."""
 """Fewer connections than this left by the open-file limit, and `cardwar serve` will not start."""
 
 
@@ -89,7 +102,9 @@ class Tally:
     the first at once, so that a cap reached is never silent, and an attack that is refused a
     thousand times a second does not fill the disk with lines."""
 
-    def __init__(self, every_s: float = 10.0) -> None:
+    def __init__(self, reason: str, every_s: float = 10.0) -> None:
+        self.reason = reason
+        """The refusal's name in the metrics (`cardwar_refusals{reason}`)."""
         self.every_s = every_s
         self.said_at = -every_s
         self.since = 0
@@ -97,6 +112,7 @@ class Tally:
     def refused(self, words: str) -> None:
         """One refusal: log `words` (and the count since the last line) unless it was just
         said."""
+        refused(self.reason)
         self.since += 1
         now = time.monotonic()
         if now - self.said_at < self.every_s:
@@ -134,14 +150,19 @@ class BoundedHttp(HttpToolsProtocol):
     and body, must arrive within `request_s` of its connection opening or of the answer before
     it, however slowly it trickles (slowloris): else the connection is closed. And past
     `connections` open at once (live sockets included), a new one is told 503 and closed at
-    once, and the log says so, rather than the process running out of open files."""
+    once, and the log says so, rather than the process running out of open files.
+
+    While its process drains (`site/draining.py`), a connection that opens, or a live socket asked
+    for, is answered 503 with Retry-After once its request's head is in."""
 
     bounds: ClassVar[Bounds] = Bounds(
         DEFAULTS.max_head, DEFAULTS.request_s, DEFAULTS.live_sockets + DEFAULTS.http_connections
     )
     """Set by `cardwar serve` in each server process before it serves (uvicorn's Config has no
     room for them, and a process serves one set of settings)."""
-    full: ClassVar[Tally] = Tally()
+    full: ClassVar[Tally] = Tally("connections_full")
+    drain: ClassVar[Draining | None] = None
+    """The process's drain, once its app has taken SIGTERM (`Drain.install`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -151,6 +172,7 @@ class BoundedHttp(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
         self._lingering = False
+        self._late = False  # opened while its process drains: answered 503
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # Refused here, as it opens, rather than by uvicorn's `limit_concurrency`: that one
@@ -168,6 +190,10 @@ class BoundedHttp(HttpToolsProtocol):
             writer.close()
             return
         super().connection_made(transport)  # type: ignore[arg-type]
+        # While its process drains, a new connection's request is answered 503 once its head
+        # is in (`data_received`): an answer written before the request is sent confused
+        # nginx, which read the next process's answer after its body.
+        self._late = self.drain is not None and self.drain.draining
         self._start_deadline()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -177,7 +203,14 @@ class BoundedHttp(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         if self._lingering:
-            return  # what follows a refused head is read and let go (`_refuse_head`)
+            return  # what follows a refused head is read and let go (`_refuse`)
+        if self._late:  # its head awaited (for `request_s` at most), then answered
+            seen = self._tail + data
+            if END_OF_HEAD in seen:
+                refused("draining")
+                self._refuse(503, DRAINING, DRAINING_RETRY_S)
+            self._tail = seen[-(len(END_OF_HEAD) - 1) :]
+            return
         if self._head is not None:
             seen = self._tail + data
             end = seen.find(END_OF_HEAD)
@@ -189,16 +222,24 @@ class BoundedHttp(HttpToolsProtocol):
         super().data_received(data)
 
     def _refuse_head(self) -> None:
-        """Answer 431 and stop writing, then read and let go what the client still sends, for
-        LINGER_S at most, before closing: a connection closed with bytes unread is reset, and a
-        reset can reach the client before the answer it was sent after (nginx's lingering
-        close, for the same reason)."""
+        refused("head_too_large")
+        self._refuse(431, f"The request's head is over {self.bounds.head_bytes} bytes.\n")
+
+    def _refuse(self, status: int, words: str, retry_after: int | None = None) -> None:
+        """Answer `status` and stop writing, then read and let go what the client still sends,
+        for LINGER_S at most, before closing: a connection closed with bytes unread is reset,
+        and a reset can reach the client before the answer it was sent after (nginx's
+        lingering close, for the same reason)."""
         self._lingering = True
         self._stop_deadline()
-        words = f"The request's head is over {self.bounds.head_bytes} bytes.\n"
-        self.transport.write(answer(431, words))
+        self.transport.write(answer(status, words, retry_after))
         self.transport.write_eof()
         self._deadline = self.loop.call_later(LINGER_S, self.transport.close)
+
+    def shutdown(self) -> None:
+        if self._lingering:
+            return  # closed by its own timer, once what the client sent is read
+        super().shutdown()
 
     def on_headers_complete(self) -> None:
         self._head = None
@@ -216,6 +257,10 @@ class BoundedHttp(HttpToolsProtocol):
             self._start_deadline()  # the next request's time starts now
 
     def handle_websocket_upgrade(self) -> None:
+        if self.drain is not None and self.drain.draining:
+            refused("draining")
+            self._refuse(503, DRAINING, DRAINING_RETRY_S)  # behind nginx, the next process is asked
+            return
         self._stop_deadline()  # a live socket: its own pings say whether it is still there
         super().handle_websocket_upgrade()
 
@@ -233,13 +278,16 @@ class BoundedHttp(HttpToolsProtocol):
         whose head is late (a late client is more likely gone, or hostile, than reading)."""
         self._deadline = None
         if not self.transport.is_closing():
+            refused("request_too_slow")
             self.transport.close()
 
 
-def answer(status: int, words: str) -> bytes:
-    """A whole HTTP answer of `status` that closes its connection, saying `words`."""
+def answer(status: int, words: str, retry_after: int | None = None) -> bytes:
+    """A whole HTTP answer of `status` that closes its connection, saying `words` (a 503 asks
+    to be tried again after `retry_after` seconds, a minute unless said)."""
     reasons = {431: "Request Header Fields Too Large", 503: "Service Unavailable"}
-    later = "retry-after: 60\r\n" if status == 503 else ""
+    wait = retry_after if retry_after is not None else 60
+    later = f"retry-after: {wait}\r\n" if status == 503 else ""
     body = words.encode()
     return (
         f"HTTP/1.1 {status} {reasons[status]}\r\ncontent-type: text/plain; charset=utf-8\r\n"

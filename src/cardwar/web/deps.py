@@ -20,6 +20,7 @@ from cardwar.web.game.rounds import Rounds
 from cardwar.web.limits import Limits
 from cardwar.web.routing import parse
 from cardwar.web.settings import Settings
+from cardwar.web.site.draining import Drain
 from cardwar.web.warming import Warming
 from cardwar.web.workers import Worker
 
@@ -53,6 +54,8 @@ class Services:
     assets: Assets
     warming: Warming
     """The simulator made ready in the background: what needs it waits for it."""
+    drain: Drain
+    """The process's drain once told to stop (SIGTERM): /healthz says 503 meanwhile."""
     broker: Broker | None = None
     """The broker of several processes (`Settings.broker`), or None for a process alone."""
 

@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from cardwar.errors import CardwarError, MatchOverError, RoundOverError
+from cardwar.web.site.metrics import refused
 
 
 def id_words(key: str) -> str:
@@ -146,6 +147,8 @@ class Answer:
         if self.retry_after:
             assert isinstance(error, TryAgain)
             headers = {"Retry-After": str(error.retry_after)}
+        if self.status == 429:
+            refused("rate_limit")
         return JSONResponse({"detail": detail(error)}, status_code=self.status, headers=headers)
 
 

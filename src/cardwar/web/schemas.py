@@ -546,6 +546,9 @@ class HealthOut(BaseModel):
     broker_answered_s_ago: float | None = Field(
         description="seconds since the broker last answered; null without one, or never"
     )
+    draining: bool = Field(
+        description="true once the process was told to stop (SIGTERM) and drains: not ok"
+    )
 
 
 class SimulatorOut(BaseModel):

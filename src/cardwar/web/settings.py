@@ -51,6 +51,20 @@ class Settings:
     game listens on this computer alone."""
     grace_s: int = 8
     """Requests in flight get this long to finish when the server is told to stop."""
+    drain_s: float = 1.0
+    """Told SIGTERM, a process first drains this long (live sockets told to come back, new
+    connections answered 503), then stops (`site/draining.py`); 0 stops at once. `--drain`."""
+    metrics: str | None = None
+    """HOST:PORT where the operator's Prometheus reads the figures (`GET /metrics`), never the
+    game's own port; None serves none. `--metrics`."""
+    log_format: str = "text"
+    """How the log is written: "text", a line of words, or "json", an object a line.
+    `--log-format`."""
+    log_addresses: bool = False
+    """Whether the log names players' network addresses (a refusal's, say). `--log-addresses`."""
+    shared_socket: bool = False
+    """One of several processes on one listening socket (`cardwar serve --workers N`), which
+    their supervisor holds: told SIGTERM on its own, such a process stops at once."""
     static_dir: Path = STATIC
     """The page's own files, read and versioned once at start-up (tests point at a copy)."""
     worker_at_start: bool = True

@@ -39,6 +39,7 @@ from cardwar.web.errors import LiveRoundError, MatchNotFound, RateLimited, Round
 from cardwar.web.game.seats import DEFAULT_SEATS, Seat, at_table, check_seats, seats_json
 from cardwar.web.game.views import holdings, round_view
 from cardwar.web.settings import Settings
+from cardwar.web.site.metrics import BATTLES
 from cardwar.web.store import MatchUpdate, RoundMoved, Store
 from cardwar.web.workers import Worker, deal_and_look_ahead, long_run, play_on, render
 
@@ -293,6 +294,8 @@ class Loader:
                 since=live.stored,
                 seats=None if live.table is None else live.seats,
             )
+            where = "solo" if live.table is None else "live"
+            BATTLES.labels(where).inc(round_.battles - live.stored[0])
             live.stored = stored_state(round_)
         except BaseException:
             # The live round is now ahead of the file: forget it, so the next request resumes

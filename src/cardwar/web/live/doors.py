@@ -19,6 +19,8 @@ from cardwar.web.live.errors import TableBusy
 from cardwar.web.live.presence import Presence
 from cardwar.web.live.room import Room
 from cardwar.web.live.table import Who
+from cardwar.web.site.logs import Addresses
+from cardwar.web.site.metrics import LIVE_SOCKETS, LIVE_TABLES
 
 
 @dataclass(eq=False, slots=True)
@@ -55,7 +57,9 @@ class Doors:
         self.open_from: dict[str, list[Ticket]] = {}
         """The same, by network address, oldest first (`Settings.live_sockets_per_address`
         bounds each); an address with none is not kept."""
-        self.full, self.full_from, self.made_room = Tally(), Tally(), Tally()
+        self.full = Tally("live_sockets_full")
+        self.full_from = Tally("live_sockets_address_full")
+        self.made_room = Tally("live_socket_made_room")
         """What the log says: this process full, an address full, a socket closed for another."""
         self.here: dict[str, Counter[int]] = {}
         """This process's own sockets at each table, by seat: what it writes into the presence
@@ -85,8 +89,8 @@ class Doors:
         held = self.open_from.get(address, [])
         if len(held) >= most_from:
             self.full_from.refused(
-                f"live sockets: {address} holds {len(held)}, the most one address may hold "
-                "here: refused one more (1013)"
+                f"live sockets: {Addresses.shown(address)} holds {len(held)}, the most one "
+                "address may hold here: refused one more (1013)"
             )
             return Full.ADDRESS
         if self.sockets >= most:
@@ -94,18 +98,20 @@ class Doors:
             if len(most_held) <= len(held) + 1:
                 self.full.refused(
                     f"live sockets: all {most} this process takes are open: refused one from "
-                    f"{address} (1013)"
+                    f"{Addresses.shown(address)} (1013)"
                 )
                 return Full.SERVER
             newest = most_held[-1]
             self.made_room.refused(
                 f"live sockets: all {most} this process takes are open: closed the newest of "
-                f"the {len(most_held)} of {newest.address} to let one in from {address} (1013)"
+                f"the {len(most_held)} of {Addresses.shown(newest.address)} to let one in from "
+                f"{Addresses.shown(address)} (1013)"
             )
             self.evict(newest)
         ticket = Ticket(address, task)
         self.open_from.setdefault(address, []).append(ticket)
         self.sockets += 1
+        LIVE_SOCKETS.inc()
         return ticket
 
     def let_out(self, ticket: Ticket) -> None:
@@ -115,6 +121,7 @@ class Doors:
             return
         held.remove(ticket)
         self.sockets -= 1
+        LIVE_SOCKETS.dec()
         if not held:
             del self.open_from[ticket.address]
 
@@ -127,12 +134,15 @@ class Doors:
 
     def _count(self, code: str, seat: int, change: int) -> None:
         """One socket more (+1) or fewer (-1) at `seat` of the table, in this process."""
+        if code not in self.here:
+            LIVE_TABLES.inc()
         mine = self.here.setdefault(code, Counter())
         mine[seat] += change
         if mine[seat] <= 0:
             del mine[seat]
         if not mine:
             del self.here[code]
+            LIVE_TABLES.dec()
 
     def settle(self, presence: Presence) -> None:
         """Make this process's socket counts in the presence its own count of them: a change

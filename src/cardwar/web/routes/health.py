@@ -99,14 +99,20 @@ def _said(reachable: bool | None) -> str:
     "/healthz",
     response_model=HealthOut,
     summary="Whether this server process can serve",
-    responses={503: {"model": HealthOut, "description": "Its database or broker is out of reach"}},
+    responses={
+        503: {
+            "model": HealthOut,
+            "description": "Its database or broker is out of reach, or it drains",
+        }
+    },
 )
 async def health(request: Request, server: ServicesDep) -> JSONResponse:
     """The database and the broker (`none` without one), each `reachable` or `unreachable`
     (as a look within a second saw it), and how long ago each last answered. 503 with
-    Retry-After while the broker is unreachable, or the database has been for longer than
-    `Settings.database_down_after_s`. A broker that answers while this process has not yet
-    heard its live tables' channels again is not reachable yet."""
+    Retry-After while the broker is unreachable, the database has been for longer than
+    `Settings.database_down_after_s`, or the process drains before it stops (`site/draining.py`).
+    A broker that answers while this process has not yet heard its live tables' channels
+    again is not reachable yet."""
     probes = probes_of(request.app, server)
     looks = [probes.database.see(WITHIN_S)]
     if probes.broker is not None:
@@ -121,7 +127,8 @@ async def health(request: Request, server: ServicesDep) -> JSONResponse:
     database_ok = database or (
         down_since is not None and now - down_since < server.settings.database_down_after_s
     )
-    ok = database_ok and broker is not False
+    draining = server.drain.draining
+    ok = database_ok and broker is not False and not draining
     body = {
         "ok": ok,
         "database": _said(database),
@@ -130,6 +137,7 @@ async def health(request: Request, server: ServicesDep) -> JSONResponse:
         "broker_answered_s_ago": None
         if probes.broker is None
         else probes.broker.answered_s_ago(now),
+        "draining": draining,
     }
     headers = None if ok else {"Retry-After": "2"}
     return JSONResponse(body, status_code=200 if ok else 503, headers=headers)

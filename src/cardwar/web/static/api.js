@@ -21,7 +21,7 @@ const GONE = {
 // The longest a request the player made waits for the server's Retry-After before its one retry.
 const MOST_RETRY_WAIT_S = 10;
 
-/** The seconds a 429 asks to wait (its Retry-After), at least one. */
+/** The seconds a 429 or a 503 asks to wait (its Retry-After), at least one. */
 function retryAfter(response) {
   const seconds = Number(response.headers.get("Retry-After"));
   return Number.isFinite(seconds) && seconds >= 1 ? seconds : 1;
@@ -44,12 +44,20 @@ async function send(method, path, body) {
   }
 }
 
+/** Whether `response` turns the request away for now, having changed nothing: too many at
+ * once (429), or a server that cannot serve this moment and says when to come back (503 with
+ * Retry-After: a process stopping for an upgrade, whose neighbour takes the request, or its
+ * database a moment away). */
+function turnedAway(response) {
+  return response.status === 429 || (response.status === 503 && response.headers.has("Retry-After"));
+}
+
 /** `method` `path` with a JSON `body`; the answer's JSON, or an ApiError a player can read.
  * A request the player made (not `background`, which the page makes by itself) that the server
- * turns away for now (429, which changes nothing) is sent once more after its Retry-After. */
+ * turns away for now (`turnedAway`) is sent once more after its Retry-After. */
 export async function api(method, path, body, { background = false } = {}) {
   let response = await send(method, path, body);
-  if (response.status === 429 && !background && retryAfter(response) <= MOST_RETRY_WAIT_S) {
+  if (turnedAway(response) && !background && retryAfter(response) <= MOST_RETRY_WAIT_S) {
     await new Promise((resolve) => setTimeout(resolve, retryAfter(response) * 1000));
     response = await send(method, path, body);
   }

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cardwar.web.errors import DatabaseDown
+from cardwar.web.site.metrics import DATABASE_ERRORS, DATABASE_SECONDS
 from cardwar.web.store.engines import (
     Connection,
     Postgres,
@@ -264,8 +265,10 @@ class Hold:
                 WATCHDOG.done(key)
                 source.give(connection, broken=True)
                 if not lost(error) or time.monotonic() >= deadline:
+                    DATABASE_ERRORS.inc()
                     raise down(error) from error
         here.held, here.connection, here.key, here.source = 1, connection, key, source
+        here.since = time.monotonic()
         here.transactions = 0
 
     def __enter__(self) -> None:
@@ -286,7 +289,10 @@ class Hold:
         connection, source, key = here.connection, here.source, here.key
         here.connection = here.source = here.key = None
         WATCHDOG.done(key)
+        DATABASE_SECONDS.observe(time.monotonic() - here.since)
         failed = error is not None and lost(error)
+        if failed:
+            DATABASE_ERRORS.inc()
         source.give(connection, broken=failed and source.broken(connection))
         return down(error) if failed else None
 
