@@ -33,6 +33,8 @@ from relay import Relay
 WAIT_MS = HANG_S * 1000
 BACK_S = 10.0
 """How soon a person whose host was taken away is back at their seat through another."""
+RECOVER_S = 5.0
+"""How soon the site serves again once its database or its broker is back."""
 
 
 @dataclass
@@ -42,6 +44,10 @@ class Site:
     nginx: Nginx
     postgres: str
     broker: str
+    stores: list[Relay]
+    """Each host's way to PostgreSQL, which the test may cut."""
+    messages: list[Relay]
+    """Each host's way to Redis, likewise."""
 
 
 def moved(url: str, where: str) -> str:
@@ -79,7 +85,7 @@ def site(tmp_path: Path, postgres: str, broker: str) -> Iterator[Site]:
             servers.append(server)
             server.start()
         nginx = Nginx(tmp_path / "nginx", [f"{s.host}:{s.port}" for s in servers]).start()
-        yield Site(hosts.hosts, servers, nginx, postgres, broker)
+        yield Site(hosts.hosts, servers, nginx, postgres, broker, relays[0::2], relays[1::2])
     finally:
         if nginx is not None:
             nginx.stop()
@@ -199,4 +205,61 @@ def test_a_table_over_two_hosts_plays_on_when_one_is_taken_away(
     print(f"two hosts: Ann back at her seat {back_in:.1f} s after her host was taken away")  # noqa: T201 - the figure benchmarks/README.md quotes
     assert back_in < BACK_S, f"{back_in:.1f} s"
     for page in (ann, mia, watcher):
+        page.context.close()
+
+
+def refused_then_served(site: Site, cut: list[Relay]) -> None:
+    """With `cut` (every host's way to one part) cut, a new round asked through the site is
+    answered 503 with Retry-After, never 500 and never a hang; once mended, within RECOVER_S,
+    it is dealt again, no process restarted."""
+    with site.nginx.client() as http:
+        assert http.post("/api/rounds", json={}).status_code == 201
+        for relay in cut:
+            relay.cut()
+        try:
+            refused = http.post("/api/rounds", json={})
+            assert refused.status_code == 503, refused.text
+            assert refused.headers["retry-after"]
+        finally:
+            for relay in cut:
+                relay.mend()
+        deadline = time.monotonic() + RECOVER_S
+        while (dealt := http.post("/api/rounds", json={})).status_code != 201:
+            assert dealt.status_code in (503, 429), dealt.text  # still coming back
+            assert time.monotonic() < deadline, f"not back {RECOVER_S:.0f} s after: {dealt.text}"
+            time.sleep(float(dealt.headers.get("retry-after", "1")))
+
+
+def test_two_hosts_ride_out_their_database_and_broker_going_away(
+    browser: Browser, site: Site
+) -> None:
+    """PostgreSQL, then Redis, out of reach from both hosts (their links to it cut, nothing
+    closing cleanly): what needs it is answered 503 with Retry-After; once each is back, the
+    site serves again within RECOVER_S and a live table plays on, each battle stored once,
+    no process restarted."""
+    ann = on_site(browser, site, DESKTOP)
+    link, _ = open_table(ann)
+    code = link.split("?table=")[1]
+    close_invite(ann)
+    mia = on_site(browser, site, PHONE)
+    join(mia, link, "Mia")
+    turn(ann)
+    turn(mia)
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text("Battle 1 of 500")
+    started = [server.process.pid for server in site.servers if server.process is not None]
+    refused_then_served(site, site.stores)
+    refused_then_served(site, site.messages)
+    until_seated(site, code, 2)  # each page's socket back, if the broker's loss closed it
+    turn(ann)
+    caption(mia).to_contain_text("your turn", timeout=WAIT_MS)
+    turn(mia)
+    for page in (ann, mia):
+        expect(page.get_by_test_id("battle-number")).to_have_text(
+            "Battle 2 of 500", timeout=WAIT_MS
+        )
+    assert battles_stored(site, code) == [2]
+    assert [s.process.pid for s in site.servers if s.process is not None] == started
+    assert all(s.process is not None and s.process.poll() is None for s in site.servers)
+    for page in (ann, mia):
         page.context.close()

@@ -250,9 +250,10 @@ ADDRESSES = [f"127.0.0.{n}" for n in range(2, 6)]  # loopback addresses of its c
 
 @pytest.fixture(scope="module")
 def tight_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One `cardwar serve` started under a limit of 1024 open files, for the tests below."""
+    """One `cardwar serve` started under a limit of 1024 open files, for the tests below, its
+    log naming the addresses it refuses (as the operator may ask)."""
     folder = tmp_path_factory.mktemp("tight")
-    server = LiveServer(folder / "live.db", open_files=OPEN_FILES).start()
+    server = LiveServer(folder / "live.db", open_files=OPEN_FILES, args=["--log-addresses"]).start()
     try:
         yield server
     finally:

@@ -1,8 +1,8 @@
-"""A server told SIGTERM drains before it stops (docs/deploy.md#upgrades): its live sockets are
-told to come back (1012), a connection that opens meanwhile is answered 503 with Retry-After,
-a live socket asked for too, `/healthz` says so on a connection already open, a click on one is
-answered as ever, and then it stops. `--workers 2`'s supervisor told SIGTERM drains its
-processes alike; one process replaced (SIGHUP) stops at once, its neighbours serving."""
+"""A server told SIGTERM drains before it stops (docs/deploy.md, stopping without cutting a
+table): its live sockets are told to come back (1012), a connection that opens meanwhile is
+answered 503 with Retry-After, a live socket asked for too, `/healthz` says so on a connection
+already open, a request on one is answered as ever, and then it stops. `--workers 2`'s
+supervisor told SIGTERM drains its processes alike."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""An upgrade without cutting a table (docs/deploy.md#upgrades): deploy/'s nginx site in front of
-two `cardwar serve` processes (as two hosts) on one PostgreSQL and one Redis, 20 players
-clicking and 50 live tables of two people playing through it, each person on a device of their
-own that does what the page does. Then a rolling restart, as an operator upgrades: each
-process in turn told SIGTERM (it drains, then stops), waited for, started again.
+"""An upgrade without cutting a table (docs/deploy.md, stopping without cutting a table):
+deploy/'s nginx site in front of two `cardwar serve` processes (as two hosts) on one PostgreSQL
+and one Redis, 20 players clicking and 50 live tables of two people playing through it, each
+person on a device of their own that does what the page does. Then a rolling restart, as an
+operator upgrades: each process in turn told SIGTERM (it drains, then stops), waited for,
+started again, and waited for until nginx sends it requests again.
 
 What must hold: every click answered (a 503 with Retry-After sent again once after it, as the
 page does; nothing else but a 200 counts), each battle once, in order, and stored; every person

@@ -508,7 +508,7 @@ def add_site_options(serve: Any) -> None:
         help="told SIGTERM (an upgrade, systemctl stop), first tell live tables' sockets to "
         "come back and answer new connections 503 for SECONDS, so that a proxy sends them to "
         f"another process, then stop (default: {SERVER.drain_s:g}; 0 stops at once; "
-        "docs/deploy.md#upgrades)",
+        "docs/deploy.md#stopping-without-cutting-a-table)",
     )
     serve.add_argument(
         "--metrics",
