@@ -10,6 +10,7 @@ line of what it checked."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -38,7 +39,7 @@ def main(deck_name: str, rules_json: str, *splits: str) -> None:
     session = GpuSession(rules, deck, records=RECORDS, **SHAPE)
     bounds = [0, *(int(split) for split in splits), deck.sequences]
     on_gpu = np.concatenate(
-        [session.each(first, stop - first) for first, stop in zip(bounds, bounds[1:], strict=False)]
+        [session.each(first, stop - first) for first, stop in itertools.pairwise(bounds)]
     )
     on_cpu = play_each_deal(rules, deck, 0, deck.sequences)
     differ = np.flatnonzero((on_gpu != on_cpu).any(axis=1))
@@ -51,8 +52,9 @@ def main(deck_name: str, rules_json: str, *splits: str) -> None:
     assert gpu.records() == cpu.records()
     assert (gpu.turned, gpu.sequences) == (cpu.turned, cpu.sequences)
     summary = gpu.to_dict()
-    print(json.dumps({"deck": deck_name, "played": int(on_gpu[:, E_PLAYED].sum()),
-                      "deals": summary["deals"], "cycles": summary["cycles"]}))  # fmt: skip
+    checked = {"deck": deck_name, "played": int(on_gpu[:, E_PLAYED].sum()),
+               "deals": summary["deals"], "cycles": summary["cycles"]}  # fmt: skip
+    sys.stdout.write(json.dumps(checked) + "\n")
 
 
 if __name__ == "__main__":

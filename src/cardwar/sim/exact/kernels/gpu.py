@@ -238,8 +238,9 @@ def play_blocks(  # type: ignore[no-untyped-def]  # numba types it
                 each[row, E_LENGTH] = length
                 each[row, E_NAME0] = name0
                 each[row, E_NAME1] = name1
-        elif each.shape[0] > 0:
-            each[row, E_PLAYED] = 0
+        elif each.shape[0] > 0:  # the mirror of a deal played: a row of zeros
+            for i in range(each.shape[1]):
+                each[row, i] = 0
         index += 1
         if index < stop:
             next_sequence(sequence)
