@@ -152,3 +152,19 @@ def test_the_gpu_kernel_compiles_for_a_hopper_gpu(tmp_path: Path) -> None:
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert assembled.returncode == 0, assembled.stderr
+
+
+def test_the_gpu_benchmark_says_there_is_no_device_or_compares_the_kernels() -> None:
+    """`benchmarks/enumerate_cuda.py` with no CUDA device: one line saying so, status 0; on the
+    simulator, a tiny deck's shards with both speeds, their ratio and the same figures."""
+    script = str(HERE.parent.parent / "benchmarks" / "enumerate_cuda.py")
+    env = {**os.environ, "PYTHONPATH": str(SOURCE)}
+    done = subprocess.run(
+        [sys.executable, script], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    if "no CUDA device here" in done.stdout:
+        assert done.stdout.count("\n") == 1
+    printed = on_simulator(script, "--deck", "2x4", "--shards", "2", "--size", "30")
+    assert printed.count("same figures") == 2 and "DIFFER" not in printed
+    assert "GPU / CPU" in printed.splitlines()[-1] and "deals/s" in printed
