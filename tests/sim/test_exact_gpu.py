@@ -64,8 +64,8 @@ def test_the_gpu_kernel_plays_every_deal_as_the_cpu_kernel(
 
 
 def test_the_command_line_prints_the_same_figures_on_the_gpu() -> None:
-    """`--device cuda` (on the simulator) prints the same JSON figures as the CPU, a job resumed
-    from its checkpoint and all."""
+    """`--device cuda` (on the simulator) prints the same JSON figures as the CPU, the longest
+    deals kept (`--records`) and all."""
     program = (
         "import json, sys, io\n"
         "from rich.console import Console\n"

@@ -35,6 +35,7 @@ PER_THREAD = 16  # sequences a thread plays in a launch, found from its number o
 LAUNCH = 1 << 22  # sequences a launch plays at most
 LIST_ROWS = 1 << 14  # rows of each list of candidates a launch fills (`kernels.gpu`)
 BATCH_SECONDS = 2.0  # a batch of a job takes about this long (as `job.run_job`'s)
+SAVE_SECONDS = 30.0  # at most this long between two saves of the checkpoint (as there)
 
 
 def cuda_present() -> bool:
@@ -163,7 +164,12 @@ class GpuSession:
                 "turned": gpu.F_TURNED}  # fmt: skip
         if any(filled[at] > lists[name].shape[0] for name, at in rows.items()):
             return None
-        got = {name: lists[name][: filled[at]].copy_to_host() for name, at in rows.items()}
+        got = {
+            name: lists[name][: filled[at]].copy_to_host()
+            if filled[at]
+            else np.zeros((0, lists[name].shape[1]), np.int64)
+            for name, at in rows.items()
+        }
         return self._figures(count, {name: on[name].copy_to_host() for name in on}, got)
 
     def _figures(
@@ -213,25 +219,31 @@ def run_gpu_job(
     stopping: Callable[[], bool] = lambda: False,
 ) -> Checkpoint:
     """`job.run_job` on a CUDA GPU: what is left of the checkpoint's job, in batches of about
-    BATCH_SECONDS, the checkpoint saved after each, until done or `stopping()`."""
+    BATCH_SECONDS, the checkpoint saved every SAVE_SECONDS and at the end, until done or
+    `stopping()` (checked between batches)."""
     job = checkpoint.job
     session = GpuSession(
         job.rules, job.deck, every_sequence=job.every_sequence, records=job.records
     )
     size = LAUNCH
+    saved = time.monotonic()
     for first, stop in checkpoint.remaining():
         at = first
         while at < stop:
             if stopping():
+                checkpoint.save()
                 return checkpoint
             count = min(size, stop - at)
             started = time.perf_counter()
             session.play(at, count)
             took = time.perf_counter() - started
             checkpoint.finish([(at, at + count)], session.take(), took)
-            checkpoint.save()
+            if time.monotonic() - saved > SAVE_SECONDS:
+                checkpoint.save()
+                saved = time.monotonic()
             at += count
             if progress is not None:
                 progress(count)
             size = max(LAUNCH, min(4 * count, int(count * BATCH_SECONDS / max(took, 1e-3))))
+    checkpoint.save()
     return checkpoint
