@@ -85,17 +85,25 @@ def exact_command(
     every_sequence: bool = False,
     records: int | None = None,
     checkpoint: Path | None = None,
+    device: str = "cpu",
 ) -> int:
     """Play every deal of `deck` (or the range `sequences` of its sequences) and print what they
     came to; returns the exit status (130 if stopped by Ctrl+C, the checkpoint kept)."""
     check_rules(rules)
+    if device == "cuda":
+        on_gpu(deck, dask)
     first, stop = parse_range(sequences, deck)
     job = Job(deck, rules, first, stop, every_sequence, records or 1)
     kept = Checkpoint.open(job, checkpoint)
     started = time.perf_counter()
     what = f"Dealing every {deck} deal"
     with ctrl_c_stops() as asked, progress_bar(job.sequences, what, kept.sequences_done) as advance:
-        run_job(kept, workers=workers, dask=dask, progress=advance, stopping=lambda: asked[0])
+        if device == "cuda":
+            from cardwar.sim.exact.gpu import run_gpu_job
+
+            run_gpu_job(kept, progress=advance, stopping=lambda: asked[0])
+        else:
+            run_job(kept, workers=workers, dask=dask, progress=advance, stopping=lambda: asked[0])
     found = kept.found
     assert found is not None
     seconds = time.perf_counter() - started
@@ -117,6 +125,7 @@ def exact_command(
         "sequences": [first, stop],
         "mirrors_once": mirrors_once(rules, deck, every_sequence),
         "workers": "dask" if dask is not None else workers,
+        "device": device,
         "seconds": round(kept.seconds, 3),
         "wall_seconds": round(seconds, 3),
         "deals_per_second": round(found.deals / kept.seconds) if kept.seconds > 0 else None,
@@ -132,6 +141,18 @@ def exact_command(
                 record_line(number, record, rules, f"deal {record['index']:,}"), soft_wrap=True
             )
     return 0
+
+
+def on_gpu(deck: SmallDeck, dask: str | None) -> None:
+    """Refuse `--device cuda` where it cannot run, each in one line: no CUDA device here, a
+    Dask cluster asked for too, or a deck the GPU kernel does not play. `numba.cuda` is
+    imported only here, when the GPU is asked for."""
+    from cardwar.sim.exact.gpu import check_packed, require_cuda
+
+    if dask is not None:
+        raise OptionError("--device cuda: plays on this machine's GPU, not with --dask")
+    check_packed(deck)
+    require_cuda()
 
 
 def exact_table(summary: dict[str, Any], deck: SmallDeck) -> Table:

@@ -55,6 +55,7 @@ def simulate_command(
     checkpoint: Path | None = None,
     sequences: str | None = None,
     every_sequence: bool = False,
+    device: str = "cpu",
 ) -> int:
     """Run `cardwar simulate` and print what it found; returns the exit status."""
     rules = chosen_rules(preset, rules_json)
@@ -66,6 +67,7 @@ def simulate_command(
         ("--checkpoint", checkpoint is not None),
         ("--sequences", sequences is not None),
         ("--every-sequence", every_sequence),
+        ("--device", device != "cpu"),
     ):
         if given and not enumerating:
             raise OptionError(f"{option}: belongs with --enumerate")
@@ -86,7 +88,7 @@ def simulate_command(
             rules = Rules.from_dict({"battle_limit": None}, base=rules)  # so loops show
         return exact_command(
             out, rules, deck, as_json=as_json, dask=dask, workers=workers, sequences=sequences,
-            every_sequence=every_sequence, records=records, checkpoint=checkpoint,
+            every_sequence=every_sequence, records=records, checkpoint=checkpoint, device=device,
         )  # fmt: skip
     return play_random_rounds(
         out, rules, preset=preset, rounds=rounds, seed=seed, workers=workers, as_json=as_json,

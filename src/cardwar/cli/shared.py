@@ -27,6 +27,7 @@ FLAGS = {
     "rounds": "--rounds",
     "workers": "--workers",
     "every_sequence": "--every-sequence",
+    "device": "--device",
 }
 
 

@@ -30,3 +30,7 @@ class CheckpointError(CardwarError):
 
 class ClusterError(CardwarError):
     """A Dask cluster that does not answer, or Dask not installed."""
+
+
+class DeviceError(CardwarError):
+    """A device asked for that this machine does not have (`device cuda` with no CUDA GPU)."""

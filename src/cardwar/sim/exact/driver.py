@@ -12,6 +12,7 @@ from cardwar.rules import Rules
 from cardwar.sim.errors import DeckError
 from cardwar.sim.exact.deck import SmallDeck, check_rules, mirrors_once, seats_alike
 from cardwar.sim.exact.kernels import every_deal as E
+from cardwar.sim.exact.kernels.each_deal import EACH, play_each_in_range
 from cardwar.sim.exact.kernels.packed import bits_for
 from cardwar.sim.exact.results import ExactResults, merge_loops
 from cardwar.sim.kernels.codes import rules_array
@@ -150,3 +151,22 @@ def play_every_deal(
     )
     session.play(first, deck.sequences - first if count is None else count, progress)
     return session.take()
+
+
+def play_each_deal(
+    rules: Rules, deck: SmallDeck, first: int, count: int, *, every_sequence: bool = False
+) -> np.ndarray:
+    """What each of sequences `first` .. `first + count - 1` of a packed deck came to, a row
+    each (`kernels.each_deal.E_*`), on one core: the CPU's answer deal by deal, which the GPU
+    kernel's (`gpu.GpuSession.each`) must equal."""
+    check_rules(rules)
+    if not deck.packed or not 0 <= first <= first + count <= deck.sequences:
+        raise DeckError(f"deck {deck}: deal by deal only on a packed deck, within its sequences")
+    out = np.zeros((count, EACH), np.int64)
+    if count:
+        play_each_in_range(
+            rules_array(rules), deck.sequence_at(first), count,
+            mirrors_once(rules, deck, every_sequence), seats_alike(rules),
+            bits_for(deck.ranks), out,
+        )  # fmt: skip
+    return out

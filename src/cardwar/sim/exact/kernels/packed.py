@@ -97,8 +97,9 @@ def war(
                 winner = 1 if r0 == 0 else 0  # alone in the war: wins without laying
                 end = ALL_CARDS
                 break
-            k0 = min(need, r0)
-            k1 = min(need, r1)
+            # Not min(): numba's CUDA target cannot type its *args overload (`kernels.gpu`).
+            k0 = need if need < r0 else r0
+            k1 = need if need < r1 else r1
         else:
             if r0 < need and r1 < need:
                 end = BOTH_SHORT
