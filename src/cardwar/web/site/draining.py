@@ -1,4 +1,5 @@
-"""How a server process stops without cutting anyone off (docs/deploy.md#stopping-without-cutting-a-table).
+"""How a server process stops without cutting anyone off (docs/deploy.md, stopping without
+cutting a table).
 
 Told SIGTERM (systemd's stop, an upgrade, uvicorn's supervisor replacing a process), a process
 first drains for `Settings.drain_s`, then stops as uvicorn stops a server:
