@@ -30,3 +30,8 @@ class CheckpointError(CardwarError):
 
 class ClusterError(CardwarError):
     """A Dask cluster that does not answer, or Dask not installed."""
+
+
+class ShardError(CardwarError):
+    """A shard file that cannot be read or written, written for another job, or holding a shard
+    that is missing, repeated or altered: the message names the file, the line and the shard."""
