@@ -115,10 +115,10 @@ def run_into_file(
     """Play the shards of the job (or `--shards A:B` of them) that the file at `path` does not
     hold yet, a line each; then print the whole job's figures if the file holds every shard."""
     plan = plan_of(job, options.size, [path])
+    numbers = parse_shards(options.shards, plan)
     writer = ShardWriter(plan, path)
     if writer.mended:
         sys.stderr.write(f"cardwar: {path}: its last line was cut short; its shard plays again\n")
-    numbers = parse_shards(options.shards, plan)
     spans = [plan.span(number) for number in numbers]
     total = sum(stop - first for first, stop in spans)
     done = sum(
@@ -215,7 +215,7 @@ def _verdict(shards: ShardSet, number: int, played: dict[str, Any]) -> dict[str,
     """Whether shard `number` as played again is its line, and the first figure that is not."""
     line = shards.lines[number]
     written = figures(number, line.span, line.found)
-    differs = next((key for key in written if written[key] != played.get(key)), None)
+    differs = first_difference(written, played)
     return {
         "shard": number,
         "sequences": list(line.span),
@@ -224,10 +224,28 @@ def _verdict(shards: ShardSet, number: int, played: dict[str, Any]) -> dict[str,
         "sha256": line.sha256,
         "played_sha256": sha256(played),
         "differs": None if differs is None else {
-            "figure": differs, "line": written[differs], "played": played[differs],
+            "figure": differs[0], "line": differs[1], "played": differs[2],
         },
         "line": line.where,
     }  # fmt: skip
+
+
+def first_difference(there: Any, here: Any, at: str = "") -> tuple[str, Any, Any] | None:
+    """The first place where two JSON values differ, as a path (`tally.battles[18]`) and the
+    value at it in each; None if they are equal."""
+    if there == here:
+        return None
+    if isinstance(there, dict) and isinstance(here, dict):
+        for key in [*there, *(key for key in here if key not in there)]:
+            found = first_difference(there.get(key), here.get(key), f"{at}.{key}" if at else key)
+            if found is not None:
+                return found
+    if isinstance(there, list) and isinstance(here, list) and len(there) == len(here):
+        for index, (one, other) in enumerate(zip(there, here, strict=True)):
+            found = first_difference(one, other, f"{at}[{index}]")
+            if found is not None:
+                return found
+    return at, there, here
 
 
 def _verdict_text(verdict: dict[str, Any]) -> str:
@@ -236,13 +254,12 @@ def _verdict_text(verdict: dict[str, Any]) -> str:
     if verdict["matches"]:
         return f"{what}: matches its line, sha256 {verdict['sha256']}"
     differs = verdict["differs"]
-    if differs is None:
+    if differs is None:  # the same figures under another sha256: the hash alone was altered
         return f"{what}: does NOT match its line ({verdict['line']}): another sha256"
-    shown = {key: differs[key] for key in ("line", "played")}
-    text = {key: json.dumps(value)[:80] for key, value in shown.items()}
+    there, here = (json.dumps(differs[key])[:60] for key in ("line", "played"))
     return (
         f"{what}: does NOT match its line ({verdict['line']}): {differs['figure']} "
-        f"{text['line']} there, {text['played']} played"
+        f"{there} there, {here} played"
     )
 
 
