@@ -118,7 +118,7 @@ def add_exact_options(sim: argparse.ArgumentParser) -> None:
         "--sequences",
         metavar="FIRST:STOP",
         help="with --enumerate: only the deck's rank sequences FIRST to STOP - 1, in "
-        "lexicographic order (a shard of the job)",
+        "lexicographic order",
     )
     sim.add_argument(
         "--shard-file",

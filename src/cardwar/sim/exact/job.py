@@ -2,9 +2,9 @@
 
 On this machine the job is played in batches of a second or two (`play_every_deal` on every
 core), so that a long run shows its progress and the time it has left, a Ctrl+C lands between
-two batches, and the checkpoint is never far behind. On a cluster each shard is a range of
-sequence numbers played by one worker on all of its cores, and the checkpoint is kept shard by
-shard. Either way the figures are merged exactly: the same as one run in one piece.
+two batches, and the checkpoint is never far behind. On a cluster each piece is a range of
+sequence numbers played by one worker on all of its cores, and the checkpoint is kept piece by
+piece. Either way the figures are merged exactly: the same as one run in one piece.
 
 A job may also be played shard by shard into a shard file (`sim.exact.shards`): the same
 batches on this machine, or a shard a task on a cluster, each finished shard a line of the file,
@@ -28,7 +28,7 @@ from cardwar.sim.exact.shards import ShardPlan, ShardWriter
 BATCH_SECONDS = 2.0  # a batch on this machine takes about this long
 FIRST_BATCH = 1 << 16  # sequences in the first batch, before the pace is known
 SAVE_SECONDS = 30.0  # at most this long between two saves of the checkpoint
-MOST_IN_A_SHARD = 2_000_000_000  # sequences: 5 or 6 minutes of a worker's two cores on 5x4
+MOST_IN_A_PIECE = 2_000_000_000  # sequences: 5 or 6 minutes of a worker's two cores on 5x4
 
 
 def run_job(
@@ -40,7 +40,7 @@ def run_job(
     stopping: Callable[[], bool] = lambda: False,
 ) -> Checkpoint:
     """Play what is left of the checkpoint's job, saving the checkpoint as it goes, until the
-    job is done or `stopping()` says to stop (checked between batches, or shards)."""
+    job is done or `stopping()` says to stop (checked between batches, or pieces)."""
     if dask is not None:
         return _on_dask(checkpoint, dask, progress, stopping)
     job = checkpoint.job
@@ -162,7 +162,7 @@ def _shards_on_dask(
         for number in todo:
             first, stop = writer.plan.span(number)
             future = dask.submit(
-                _shard, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
+                _piece, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
                 job.records, pure=False,
             )  # fmt: skip
             futures[future] = number
@@ -178,15 +178,15 @@ def _shards_on_dask(
                 break
 
 
-def shards(checkpoint: Checkpoint, workers: int) -> list[tuple[int, int]]:
-    """What is left of the job, cut into shards (first, stop) for a cluster of `workers`."""
+def pieces(checkpoint: Checkpoint, workers: int) -> list[tuple[int, int]]:
+    """What is left of the job, cut into pieces (first, stop) for a cluster of `workers`."""
     left = checkpoint.remaining()
     total = sum(stop - first for first, stop in left)
-    size = max(1, min(MOST_IN_A_SHARD, -(-total // (workers * SHARDS_PER_WORKER))))
+    size = max(1, min(MOST_IN_A_PIECE, -(-total // (workers * SHARDS_PER_WORKER))))
     return [(at, min(at + size, stop)) for first, stop in left for at in range(first, stop, size)]
 
 
-def _shard(
+def _piece(
     rules: dict[str, Any], deck: SmallDeck, first: int, stop: int, every_sequence: bool,
     records: int,
 ) -> tuple[ExactResults, float]:  # fmt: skip
@@ -212,10 +212,10 @@ def _on_dask(
         workers = max(1, len(dask.scheduler_info()["workers"]))
         futures = {
             dask.submit(
-                _shard, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
+                _piece, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
                 job.records, pure=False,
             ): (first, stop)
-            for first, stop in shards(checkpoint, workers)
+            for first, stop in pieces(checkpoint, workers)
         }  # fmt: skip
         for future in as_completed(futures):
             found, seconds = future.result()
