@@ -112,7 +112,8 @@ def add_exact_options(sim: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="with --enumerate: keep the run in FILE as it goes; Ctrl+C stops it between two "
-        "batches, and the same command resumes it where it stopped",
+        "batches, and the same command resumes it where it stopped (a long run is better in a "
+        "--shard-file, which certifies it)",
     )
     sim.add_argument(
         "--sequences",

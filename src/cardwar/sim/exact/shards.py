@@ -139,7 +139,7 @@ class ShardLine:
 def read_line(plan: ShardPlan, data: Any, where: str) -> ShardLine:
     """A shard's line checked: its figures hash to its `sha256` and add up, and its sequences are
     its shard's in this job (ShardError naming the line and the shard otherwise)."""
-    if not isinstance(data, dict) or not isinstance(data.get("shard"), int):
+    if not isinstance(data, dict) or type(data.get("shard")) is not int:  # not a bool either
         raise ShardError(f"{where}: not a shard's line (no shard number)")
     number = data["shard"]
     named = f"{where}: shard {number}"
@@ -319,7 +319,7 @@ class ShardWriter:
         """Write shard `number`'s line, on disk before this returns."""
         span = self.plan.span(number)
         text = shard_line(number, span, found, seconds)
-        where = f"shard file {self.path}, line {len(self.shards.lines) + 2}"
+        where = f"shard file {self.path}, the line written for shard {number}"
         self.shards.put(json.loads(text), where)  # held to the same checks as a line read
         try:
             self._file.write(text + "\n")
