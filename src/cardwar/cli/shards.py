@@ -152,9 +152,9 @@ def run_into_file(
         return 0
     held = len(plan.numbers) - len(missing)
     if as_json:
-        piece = {"shard_file": str(path), "shards": [numbers[0], numbers[-1] + 1] if numbers
-                 else [], "held": held, "of": len(plan.numbers)}  # fmt: skip
-        print_line(out, json.dumps(piece))
+        piece = [numbers[0], numbers[-1] + 1]  # parse_shards gives at least one shard
+        kept = {"shard_file": str(path), "shards": piece, "held": held, "of": len(plan.numbers)}
+        print_line(out, json.dumps(kept))
     else:
         print_line(
             out,
