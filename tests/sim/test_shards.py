@@ -18,9 +18,12 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from cardwar import Rules
 from cardwar.cli import main
 from cardwar.cli import shards as command
-from cardwar.sim.exact.shards import sha256
+from cardwar.sim.exact.checkpoint import Job
+from cardwar.sim.exact.deck import SmallDeck
+from cardwar.sim.exact.shards import SHARD_SIZE, ShardPlan, ShardSet, sha256
 
 FRENCH = '{"gather": "natural", "war_down": 0}'
 # Two jobs (their options, and a shard size that cuts them in several shards): a stretch of the
@@ -329,3 +332,14 @@ def test_a_run_stopped_by_ctrl_c_resumes_from_its_shard_file(
     monkeypatch.undo()
     resumed = run_json(*job)
     assert figures_only(resumed) == figures_only(run_json("--enumerate", "10x1"))
+
+
+def test_the_committed_5x4_shard_file_reads_sound() -> None:
+    """docs/data/5x4-natural.shards, the run of docs/findings.md under way: every line hashes
+    to its sha256 and adds up, none is repeated, and every shard is of that job."""
+    deck = SmallDeck.parse("5x4")
+    rules = Rules.from_dict({"gather": "natural", "war_down": 0, "battle_limit": None})
+    plan = ShardPlan(Job(deck, rules, 0, deck.sequences), SHARD_SIZE)
+    path = Path(__file__).parents[2] / "docs" / "data" / "5x4-natural.shards"
+    shards = ShardSet.read(plan, [path])
+    assert len(plan.numbers) == 306 and shards.lines
