@@ -189,14 +189,14 @@ def verify_command(
     session = shard_session(plan, workers)
     total = sum(stop - first for first, stop in map(plan.span, picked))
     verdicts: list[dict[str, Any]] = []
-    with (
-        ctrl_c_stops() as asked,
-        progress_bar(total, f"Playing {len(picked)} shard(s) again") as advance,
-    ):
+    what = f"Playing {len(picked)} shards again" if len(picked) > 1 else "Playing the shard again"
+    with ctrl_c_stops() as asked, progress_bar(total, what) as advance:
         for number in picked:
             found, _ = play_shard(session, plan, number, advance, lambda: asked[0])
             if found is None:
-                sys.stderr.write(f"cardwar: stopped; {len(verdicts)} shard(s) verified\n")
+                sys.stderr.write(
+                    f"cardwar: stopped with {len(verdicts)} of {len(picked)} verified\n"
+                )
                 return STOPPED
             verdicts.append(_verdict(shards, number, figures(number, plan.span(number), found)))
     if as_json:
