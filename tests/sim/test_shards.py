@@ -21,9 +21,10 @@ from rich.console import Console
 from cardwar import Rules
 from cardwar.cli import main
 from cardwar.cli import shards as command
+from cardwar.sim.errors import ShardError
 from cardwar.sim.exact.checkpoint import Job
 from cardwar.sim.exact.deck import SmallDeck
-from cardwar.sim.exact.shards import SHARD_SIZE, ShardPlan, ShardSet, sha256
+from cardwar.sim.exact.shards import SHARD_SIZE, ShardPlan, ShardSet, ShardWriter, sha256
 
 FRENCH = '{"gather": "natural", "war_down": 0}'
 # Two jobs (their options, and a shard size that cuts them in several shards): a stretch of the
@@ -343,3 +344,16 @@ def test_the_committed_5x4_shard_file_reads_sound() -> None:
     path = Path(__file__).parents[2] / "docs" / "data" / "5x4-natural.shards"
     shards = ShardSet.read(plan, [path])
     assert len(plan.numbers) == 306 and shards.lines
+
+
+def test_a_file_another_run_is_writing_is_refused(tmp_path: Path) -> None:
+    """While one run holds a shard file open, a second run of it is refused, naming the file
+    (two would play the same shards into it); once the first closes it, the second may go on."""
+    deck = SmallDeck.parse("6x1")
+    plan = ShardPlan(Job(deck, Rules(battle_limit=None), 0, deck.sequences), 100)
+    path = tmp_path / "run.shards"
+    first = ShardWriter(plan, path)
+    with pytest.raises(ShardError, match=f"shard file {path}: another run is writing it"):
+        ShardWriter(plan, path)
+    first.close()
+    ShardWriter(plan, path).close()

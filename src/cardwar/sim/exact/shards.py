@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -288,39 +289,34 @@ class ShardWriter:
 
     def __init__(self, plan: ShardPlan, path: Path) -> None:
         """Open the file at `path` for `plan`'s job: a new one with its header, or one written
-        before, every line checked (a last line cut short is cut off, `mended` says so)."""
+        before, every line checked (a last line cut short is cut off, `mended` says so);
+        ShardError if another run holds it open for writing."""
         self.path = path
         self.mended = False
-        if path.exists():
-            self.mended = _cut_short_line_off(path)
-            self.shards = ShardSet.read(plan, [path])
-        else:
-            self.shards = ShardSet(plan)
-        self._file: IO[str] = self._open(path.exists())
+        exists = path.exists()
+        try:
+            self._file: IO[str] = path.open("a", encoding="ascii")
+        except OSError as error:
+            raise ShardError(f"shard file {path}: cannot be written ({error.strerror})") from None
+        try:
+            _lock(self._file, path)
+            if exists:
+                self.mended = _cut_short_line_off(path)
+                self.shards = ShardSet.read(plan, [path])
+            else:
+                self.shards = ShardSet(plan)
+                self._append(json.dumps(plan.header()))
+        except BaseException:
+            self._file.close()
+            raise
 
     @property
     def plan(self) -> ShardPlan:
         """The job and shard size the file is for."""
         return self.shards.plan
 
-    def _open(self, exists: bool) -> IO[str]:
-        try:
-            file = self.path.open("a", encoding="ascii")
-            if not exists:
-                file.write(json.dumps(self.plan.header()) + "\n")
-                file.flush()
-        except OSError as error:
-            raise ShardError(
-                f"shard file {self.path}: cannot be written ({error.strerror})"
-            ) from None
-        return file
-
-    def write(self, number: int, found: ExactResults, seconds: float) -> None:
-        """Write shard `number`'s line, on disk before this returns."""
-        span = self.plan.span(number)
-        text = shard_line(number, span, found, seconds)
-        where = f"shard file {self.path}, the line written for shard {number}"
-        self.shards.put(json.loads(text), where)  # held to the same checks as a line read
+    def _append(self, text: str) -> None:
+        """Write a line, on disk before this returns."""
         try:
             self._file.write(text + "\n")
             self._file.flush()
@@ -330,9 +326,34 @@ class ShardWriter:
                 f"shard file {self.path}: cannot be written ({error.strerror})"
             ) from None
 
+    def write(self, number: int, found: ExactResults, seconds: float) -> None:
+        """Write shard `number`'s line, on disk before this returns."""
+        span = self.plan.span(number)
+        text = shard_line(number, span, found, seconds)
+        where = f"shard file {self.path}, the line written for shard {number}"
+        self.shards.put(json.loads(text), where)  # held to the same checks as a line read
+        self._append(text)
+
     def close(self) -> None:
         """Close the file."""
         self._file.close()
+
+
+def _lock(file: IO[str], path: Path) -> None:
+    """Hold the file for this run alone while it is open (an advisory lock, which the system
+    lets go when the run ends, however it ends): two runs appending to one file would play the
+    same shards twice, and its lines would be refused as repeated."""
+    if sys.platform == "win32":  # no flock there; one run a file is then the user's care
+        return
+    import fcntl
+
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ShardError(
+            f"shard file {path}: another run is writing it; wait for it to end (a piece of the "
+            "job on another machine goes in a file of its own)"
+        ) from None
 
 
 def plan_of(job: Job, size: int | None, paths: list[Path]) -> ShardPlan:
