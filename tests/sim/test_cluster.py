@@ -96,3 +96,16 @@ def test_no_scheduler_at_the_address_is_a_clear_error(capsys: pytest.CaptureFixt
     argv = ["simulate", "--rounds", "10", "--dask", "tcp://127.0.0.1:9"]
     assert main(argv, Console(file=io.StringIO())) == 2
     assert "--dask tcp://127.0.0.1:9: no Dask scheduler answers there" in capsys.readouterr().err
+
+
+def test_a_shard_file_on_the_cluster_is_the_one_machine_file(cluster: str, tmp_path: Path) -> None:
+    """--shard-file with --dask writes a line a shard as each comes back: the same lines (but
+    their seconds, in another order) as on this machine, and the same figures."""
+    job = ["simulate", "--enumerate", "10x1", "--shard-size", "700000", "--json"]
+    lines = []
+    for name, extra in (("here", []), ("there", ["--dask", cluster])):
+        path = tmp_path / f"{name}.shards"
+        assert main([*job, "--shard-file", str(path), *extra], Console(file=io.StringIO())) == 0
+        rows = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+        lines.append(sorted(json.dumps({**row, "seconds": 0}) for row in rows))
+    assert lines[0] == lines[1] and len(lines[0]) == 6

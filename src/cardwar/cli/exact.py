@@ -28,6 +28,7 @@ from cardwar.rules import Rules
 from cardwar.sim.exact.checkpoint import Checkpoint, Job
 from cardwar.sim.exact.deck import SmallDeck, check_rules, mirrors_once
 from cardwar.sim.exact.job import run_job
+from cardwar.sim.exact.results import ExactResults
 from cardwar.text import seat_names
 
 STOPPED = 130  # the exit status of a run stopped by Ctrl+C, as a shell gives
@@ -49,6 +50,16 @@ def parse_range(text: str | None, deck: SmallDeck) -> tuple[int, int]:
             "FIRST before STOP"
         )
     return first, stop
+
+
+def job_of(
+    rules: Rules, deck: SmallDeck, sequences: str | None, every_sequence: bool, records: int | None
+) -> Job:
+    """The job the options name: the deck, the rules, `--sequences` of it, mirrors or not, and
+    the longest deals kept."""
+    check_rules(rules)
+    first, stop = parse_range(sequences, deck)
+    return Job(deck, rules, first, stop, every_sequence, records or 1)
 
 
 @contextmanager
@@ -89,11 +100,9 @@ def exact_command(
 ) -> int:
     """Play every deal of `deck` (or the range `sequences` of its sequences) and print what they
     came to; returns the exit status (130 if stopped by Ctrl+C, the checkpoint kept)."""
-    check_rules(rules)
+    job = job_of(rules, deck, sequences, every_sequence, records)
     if device == "cuda":
         on_gpu(deck, dask)
-    first, stop = parse_range(sequences, deck)
-    job = Job(deck, rules, first, stop, every_sequence, records or 1)
     kept = Checkpoint.open(job, checkpoint)
     started = time.perf_counter()
     what = f"Dealing every {deck} deal"
@@ -106,7 +115,6 @@ def exact_command(
             run_job(kept, workers=workers, dask=dask, progress=advance, stopping=lambda: asked[0])
     found = kept.found
     assert found is not None
-    seconds = time.perf_counter() - started
     if not kept.complete:
         left = job.sequences - kept.sequences_done
         resume = (
@@ -119,27 +127,9 @@ def exact_command(
             f"{left:,} left{resume}\n"
         )
         return STOPPED
-    summary: dict[str, Any] = {
-        "rules": rules.to_dict(),
-        **found.to_dict(),
-        "sequences": [first, stop],
-        "mirrors_once": mirrors_once(rules, deck, every_sequence),
-        "workers": "dask" if dask is not None else workers,
-        "device": device,
-        "seconds": round(kept.seconds, 3),
-        "wall_seconds": round(seconds, 3),
-        "deals_per_second": round(found.deals / kept.seconds) if kept.seconds > 0 else None,
-    }
-    if records is not None:
-        summary["records"] = found.records()
-    if as_json:
-        print_line(out, json.dumps(summary))
-    else:
-        out.print(exact_table(summary, deck))
-        for number, record in enumerate(summary.get("records", []), 1):
-            out.print(
-                record_line(number, record, rules, f"deal {record['index']:,}"), soft_wrap=True
-            )
+    where = "dask" if dask is not None else workers
+    show(out, job, found, kept.seconds, time.perf_counter() - started, where, as_json=as_json,
+         records=records, device=device)  # fmt: skip
     return 0
 
 
@@ -153,6 +143,42 @@ def on_gpu(deck: SmallDeck, dask: str | None) -> None:
         raise OptionError("--device cuda: plays on this machine's GPU, not with --dask")
     check_packed(deck)
     require_cuda()
+
+
+def show(
+    out: Console,
+    job: Job,
+    found: ExactResults,
+    seconds: float,
+    wall_seconds: float,
+    workers: int | str | None,
+    *,
+    as_json: bool,
+    records: int | None,
+    device: str = "cpu",
+) -> None:
+    """Print what a whole job came to: a table (and the replay command of each longest deal
+    when `records` were asked for), or one JSON object."""
+    rules, deck = job.rules, job.deck
+    summary: dict[str, Any] = {
+        "rules": rules.to_dict(),
+        **found.to_dict(),
+        "sequences": [job.first, job.stop],
+        "mirrors_once": mirrors_once(rules, deck, job.every_sequence),
+        "workers": workers,
+        "device": device,
+        "seconds": round(seconds, 3),
+        "wall_seconds": round(wall_seconds, 3),
+        "deals_per_second": round(found.deals / seconds) if seconds > 0 else None,
+    }
+    if records is not None:
+        summary["records"] = found.records()
+    if as_json:
+        print_line(out, json.dumps(summary))
+        return
+    out.print(exact_table(summary, deck))
+    for number, record in enumerate(summary.get("records", []), 1):
+        out.print(record_line(number, record, rules, f"deal {record['index']:,}"), soft_wrap=True)
 
 
 def exact_table(summary: dict[str, Any], deck: SmallDeck) -> Table:

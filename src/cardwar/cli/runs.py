@@ -13,8 +13,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from cardwar.cli.exact import exact_command
+from cardwar.cli.exact import exact_command, job_of
 from cardwar.cli.progress import progress_bar
+from cardwar.cli.shards import ShardOptions, shard_command
 from cardwar.cli.shared import (
     OptionError,
     chosen_rules,
@@ -55,9 +56,11 @@ def simulate_command(
     checkpoint: Path | None = None,
     sequences: str | None = None,
     every_sequence: bool = False,
+    shards: ShardOptions | None = None,
     device: str = "cpu",
 ) -> int:
     """Run `cardwar simulate` and print what it found; returns the exit status."""
+    shards = shards or ShardOptions()
     rules = chosen_rules(preset, rules_json)
     workers = check_workers(workers if workers is not None else workers_available())
     if records is not None:  # argparse has refused 0 (`whole(1, MAX_RECORDS)`)
@@ -67,6 +70,13 @@ def simulate_command(
         ("--checkpoint", checkpoint is not None),
         ("--sequences", sequences is not None),
         ("--every-sequence", every_sequence),
+        ("--shard-file", shards.file is not None),
+        ("--shard-size", shards.size is not None),
+        ("--shards", shards.shards is not None),
+        ("--verify", shards.verify is not None),
+        ("--shard", shards.shard is not None),
+        ("--sample", shards.sample is not None),
+        ("--merge", bool(shards.merge)),
         ("--device", device != "cpu"),
     ):
         if given and not enumerating:
@@ -86,6 +96,14 @@ def simulate_command(
         deck = SmallDeck.parse(enumerate_deck or "")
         if rules_json is None or "battle_limit" not in load_json("--rules", rules_json):
             rules = Rules.from_dict({"battle_limit": None}, base=rules)  # so loops show
+        shards.check(checkpoint=checkpoint is not None, dask=dask is not None)
+        if shards.given:
+            if device != "cpu":
+                raise OptionError("--device cuda: plays with --checkpoint, not with shard files")
+            job = job_of(rules, deck, sequences, every_sequence, records)
+            return shard_command(
+                out, job, shards, workers=workers, dask=dask, as_json=as_json, records=records
+            )
         return exact_command(
             out, rules, deck, as_json=as_json, dask=dask, workers=workers, sequences=sequences,
             every_sequence=every_sequence, records=records, checkpoint=checkpoint, device=device,

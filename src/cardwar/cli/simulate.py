@@ -113,13 +113,63 @@ def add_exact_options(sim: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="with --enumerate: keep the run in FILE as it goes; Ctrl+C stops it between two "
-        "batches, and the same command resumes it where it stopped",
+        "batches, and the same command resumes it where it stopped (a long run is better in a "
+        "--shard-file, which certifies it)",
     )
     sim.add_argument(
         "--sequences",
         metavar="FIRST:STOP",
         help="with --enumerate: only the deck's rank sequences FIRST to STOP - 1, in "
-        "lexicographic order (a shard of the job)",
+        "lexicographic order",
+    )
+    sim.add_argument(
+        "--shard-file",
+        type=Path,
+        metavar="FILE",
+        help="with --enumerate: play the job shard by shard, each finished shard a line of FILE "
+        "(its figures and their sha256); the same command resumes it, and prints the whole "
+        "job's table once FILE holds every shard",
+    )
+    sim.add_argument(
+        "--shard-size",
+        type=whole(1, 2**62),
+        metavar="N",
+        help="with --shard-file, --verify or --merge: sequences a shard, shard K being sequences "
+        "K*N to (K+1)*N - 1 (default: 1000000000 for a new file, else the file's own)",
+    )
+    sim.add_argument(
+        "--shards",
+        metavar="A:B",
+        help="with --shard-file: play only shards A to B - 1 into FILE, a piece of the job for "
+        "one machine; --merge reads the pieces' files together",
+    )
+    sim.add_argument(
+        "--verify",
+        type=Path,
+        metavar="FILE",
+        help="with --enumerate and the job's options: play shards of the shard file FILE again "
+        "and say whether each matches its line (exit status 1 if one does not)",
+    )
+    sim.add_argument(
+        "--shard",
+        type=whole(0, 2**62),
+        metavar="K",
+        help="with --verify: the shard to play again",
+    )
+    sim.add_argument(
+        "--sample",
+        type=whole(1, 10**6),
+        metavar="N",
+        help="with --verify: play N of the file's shards again, picked at random (--seed S "
+        "picks the same ones again)",
+    )
+    sim.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="with --enumerate and the job's options: print the whole job's figures from the "
+        "lines of the shard files FILE..., refused if a shard is missing, repeated or altered",
     )
     sim.add_argument(
         "--every-sequence",
@@ -144,6 +194,7 @@ def add_device_option(sim: argparse.ArgumentParser) -> None:
 def run(out: Console, args: argparse.Namespace) -> int:
     """`cardwar simulate` with the options parsed."""
     from cardwar.cli.runs import simulate_command  # numba loads only when asked
+    from cardwar.cli.shards import ShardOptions
 
     return simulate_command(
         out,
@@ -160,6 +211,16 @@ def run(out: Console, args: argparse.Namespace) -> int:
         records=args.records,
         checkpoint=args.checkpoint,
         sequences=args.sequences,
-        every_sequence=args.every_sequence,
         device=args.device,
+        every_sequence=args.every_sequence,
+        shards=ShardOptions(
+            args.shard_file,
+            args.shard_size,
+            args.shards,
+            args.verify,
+            args.shard,
+            args.sample,
+            tuple(args.merge or ()),
+            args.seed,
+        ),
     )

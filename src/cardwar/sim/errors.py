@@ -32,5 +32,10 @@ class ClusterError(CardwarError):
     """A Dask cluster that does not answer, or Dask not installed."""
 
 
+class ShardError(CardwarError):
+    """A shard file that cannot be read or written, written for another job, or holding a shard
+    that is missing, repeated or altered: the message names the file, the line and the shard."""
+
+
 class DeviceError(CardwarError):
     """A device asked for that this machine does not have (`device cuda` with no CUDA GPU)."""

@@ -90,9 +90,9 @@ class Checkpoint:
             ("records", "records"),
         ):
             if written.get(key) != mine[key]:
-                differs = _differs(written.get(key), mine[key])
+                what = differs(written.get(key), mine[key])
                 raise CheckpointError(
-                    f"{where}: written for another {label} ({differs}); use another file for "
+                    f"{where}: written for another {label} ({what}); use another file for "
                     "this run, or run the job it was written for"
                 )
         try:
@@ -159,7 +159,9 @@ class Checkpoint:
             ) from None
 
 
-def _differs(there: object, here: object) -> str:
+def differs(there: object, here: object) -> str:
+    """How a job's field written in a file differs from this run's: the first key of a dict
+    that differs, else the two values."""
     if isinstance(there, dict) and isinstance(here, dict):
         changed = [key for key in here if there.get(key) != here[key]]
         if changed:

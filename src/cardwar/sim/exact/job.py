@@ -2,9 +2,13 @@
 
 On this machine the job is played in batches of a second or two (`play_every_deal` on every
 core), so that a long run shows its progress and the time it has left, a Ctrl+C lands between
-two batches, and the checkpoint is never far behind. On a cluster each shard is a range of
-sequence numbers played by one worker on all of its cores, and the checkpoint is kept shard by
-shard. Either way the figures are merged exactly: the same as one run in one piece.
+two batches, and the checkpoint is never far behind. On a cluster each piece is a range of
+sequence numbers played by one worker on all of its cores, and the checkpoint is kept piece by
+piece. Either way the figures are merged exactly: the same as one run in one piece.
+
+A job may also be played shard by shard into a shard file (`sim.exact.shards`): the same
+batches on this machine, or a shard a task on a cluster, each finished shard a line of the file,
+a run stopped losing at most the shard it was playing.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ from cardwar.sim.exact.checkpoint import Checkpoint, Job
 from cardwar.sim.exact.deck import SmallDeck
 from cardwar.sim.exact.driver import ExactSession, play_every_deal
 from cardwar.sim.exact.results import ExactResults
+from cardwar.sim.exact.shards import ShardPlan, ShardWriter
 
 BATCH_SECONDS = 2.0  # a batch on this machine takes about this long
 FIRST_BATCH = 1 << 16  # sequences in the first batch, before the pace is known
 SAVE_SECONDS = 30.0  # at most this long between two saves of the checkpoint
-MOST_IN_A_SHARD = 2_000_000_000  # sequences: 5 or 6 minutes of a worker's two cores on 5x4
+MOST_IN_A_PIECE = 2_000_000_000  # sequences: 5 or 6 minutes of a worker's two cores on 5x4
 
 
 def run_job(
@@ -35,7 +40,7 @@ def run_job(
     stopping: Callable[[], bool] = lambda: False,
 ) -> Checkpoint:
     """Play what is left of the checkpoint's job, saving the checkpoint as it goes, until the
-    job is done or `stopping()` says to stop (checked between batches, or shards)."""
+    job is done or `stopping()` says to stop (checked between batches, or pieces)."""
     if dask is not None:
         return _on_dask(checkpoint, dask, progress, stopping)
     job = checkpoint.job
@@ -81,15 +86,107 @@ def run_job(
     return checkpoint
 
 
-def shards(checkpoint: Checkpoint, workers: int) -> list[tuple[int, int]]:
-    """What is left of the job, cut into shards (first, stop) for a cluster of `workers`."""
+def play_shards(
+    writer: ShardWriter,
+    numbers: list[int],
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> None:
+    """Play the shards `numbers` that the writer's file does not hold yet, writing each one's line
+    as it finishes, until all are written or `stopping()` says to stop (a shard begun is then
+    left out, to be played again)."""
+    todo = [number for number in numbers if number not in writer.shards.lines]
+    plan = writer.plan
+    if dask is not None:
+        _shards_on_dask(writer, todo, dask, progress, stopping)
+        return
+    session = shard_session(plan, workers)
+    for number in todo:
+        found, seconds = play_shard(session, plan, number, progress, stopping)
+        if found is None:
+            return
+        writer.write(number, found, seconds)
+
+
+def play_shard(
+    session: ExactSession,
+    plan: ShardPlan,
+    number: int,
+    progress: Callable[[int], None] | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> tuple[ExactResults | None, float]:
+    """Play shard `number` in batches of about BATCH_SECONDS: what it came to and the seconds it
+    took, or None if `stopping()` said to stop before its end."""
+    first, stop = plan.span(number)
+    at, size, seconds = first, FIRST_BATCH, 0.0
+    session.take()  # nothing of an earlier shard left over
+    while at < stop:
+        if stopping():
+            return None, seconds
+        count = min(size, stop - at)
+        started = time.perf_counter()
+        session.play(at, count)
+        took = time.perf_counter() - started
+        seconds += took
+        at += count
+        if progress is not None:
+            progress(count)
+        size = max(1024, min(4 * count, int(count * BATCH_SECONDS / max(took, 1e-3))))
+    return session.take(), seconds
+
+
+def shard_session(plan: ShardPlan, workers: int | None = None) -> ExactSession:
+    """A session that plays the shards of `plan`'s job on `workers` threads."""
+    job = plan.job
+    return ExactSession(
+        job.rules, job.deck, every_sequence=job.every_sequence, workers=workers,
+        records=job.records,
+    )  # fmt: skip
+
+
+def _shards_on_dask(
+    writer: ShardWriter,
+    todo: list[int],
+    address: str,
+    progress: Callable[[int], None] | None,
+    stopping: Callable[[], bool],
+) -> None:
+    job = writer.plan.job
+    with client(address) as dask:  # first: without Dask it names the extra to install
+        from distributed import as_completed
+
+        futures = {}
+        for number in todo:
+            first, stop = writer.plan.span(number)
+            future = dask.submit(
+                _piece, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
+                job.records, pure=False,
+            )  # fmt: skip
+            futures[future] = number
+        for future in as_completed(futures):
+            found, seconds = future.result()
+            number = futures[future]
+            writer.write(number, found, seconds)
+            if progress is not None:
+                progress(found.sequences)
+            if stopping():
+                for other in futures:
+                    other.cancel()
+                break
+
+
+def pieces(checkpoint: Checkpoint, workers: int) -> list[tuple[int, int]]:
+    """What is left of the job, cut into pieces (first, stop) for a cluster of `workers`."""
     left = checkpoint.remaining()
     total = sum(stop - first for first, stop in left)
-    size = max(1, min(MOST_IN_A_SHARD, -(-total // (workers * SHARDS_PER_WORKER))))
+    size = max(1, min(MOST_IN_A_PIECE, -(-total // (workers * SHARDS_PER_WORKER))))
     return [(at, min(at + size, stop)) for first, stop in left for at in range(first, stop, size)]
 
 
-def _shard(
+def _piece(
     rules: dict[str, Any], deck: SmallDeck, first: int, stop: int, every_sequence: bool,
     records: int,
 ) -> tuple[ExactResults, float]:  # fmt: skip
@@ -115,10 +212,10 @@ def _on_dask(
         workers = max(1, len(dask.scheduler_info()["workers"]))
         futures = {
             dask.submit(
-                _shard, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
+                _piece, job.rules.to_dict(), job.deck, first, stop, job.every_sequence,
                 job.records, pure=False,
             ): (first, stop)
-            for first, stop in shards(checkpoint, workers)
+            for first, stop in pieces(checkpoint, workers)
         }  # fmt: skip
         for future in as_completed(futures):
             found, seconds = future.result()
