@@ -9,6 +9,7 @@ through the other host within 10 s, and the table plays on, each battle stored o
 from __future__ import annotations
 
 import json
+import ssl
 import subprocess
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import httpx2 as httpx
 import psycopg
 import pytest
 import redis
@@ -212,7 +214,8 @@ def refused_then_served(site: Site, cut: list[Relay]) -> None:
     """With `cut` (every host's way to one part) cut, a new round asked through the site is
     answered 503 with Retry-After, never 500 and never a hang; once mended, within RECOVER_S,
     it is dealt again, no process restarted."""
-    with site.nginx.client() as http:
+    tls = ssl.create_default_context(cafile=str(site.nginx.cert))
+    with httpx.Client(base_url=site.nginx.url, verify=tls, timeout=HANG_S) as http:
         assert http.post("/api/rounds", json={}).status_code == 201
         for relay in cut:
             relay.cut()
