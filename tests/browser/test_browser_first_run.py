@@ -7,6 +7,9 @@ does the server compile the simulator itself, as it does on a fresh install.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +21,19 @@ from live import HANG_S, LiveServer
 
 HANG_MS = HANG_S * 1000  # Playwright counts in milliseconds
 FIRST_START_S = 5.0
-"""From the launch of `cardwar serve` to its address printed, on an empty numba cache."""
+"""From the launch of `cardwar serve` to its address printed, on an empty numba cache (about
+2.5 s on this machine at rest)."""
+LOADED = 3.0
+"""On a machine too busy for that, the most it may take against the web stack's own import
+timed just after it (1.6 s at a load of 5): a start that compiled the simulator first took
+about 30 import times."""
+
+
+def import_seconds() -> float:
+    """How long a fresh interpreter takes now to import the app, which every start does."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import cardwar.web.app"], check=True)
+    return time.perf_counter() - started
 
 
 @pytest.fixture
@@ -40,7 +55,9 @@ def test_a_match_on_a_fresh_install_is_played_to_its_decision(
     Match: best of 3 → Close → New round → Play to end, round after round, decides the match
     (while the simulator may still be compiling), and the server never answers the page 429
     (its draw estimate for the panel yields to the player's battles)."""
-    assert first_run_server.took_to_url < FIRST_START_S
+    took = first_run_server.took_to_url
+    if took >= FIRST_START_S:  # a busy machine: against its own pace, timed now
+        assert took < LOADED * import_seconds(), f"{took:.1f} s to the address"
     page, watch = open_page(browser, first_run_server, DESKTOP)
     status = page.get_by_test_id("stats-status")
     expect(status).to_contain_text("Getting the simulator ready")  # compiling: 20 s at least

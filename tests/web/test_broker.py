@@ -212,7 +212,7 @@ def test_health_says_the_database_and_the_broker_are_reachable(
     assert answer.status_code == 200
     said = answer.json()
     assert said.pop("database_answered_s_ago") < 1 and said.pop("broker_answered_s_ago") < 1
-    assert said == {"ok": True, "database": "reachable", "broker": "reachable"}
+    assert said == {"ok": True, "database": "reachable", "broker": "reachable", "draining": False}
 
 
 def test_health_without_a_broker_has_none(make_client: ClientFactory) -> None:
@@ -225,6 +225,7 @@ def test_health_without_a_broker_has_none(make_client: ClientFactory) -> None:
         "database": "reachable",
         "broker": "none",
         "broker_answered_s_ago": None,
+        "draining": False,
     }
 
 

@@ -150,7 +150,7 @@ class Said:
 
     lines: ClassVar[list[str]] = []
 
-    def __init__(self, out: Console, said: list[str]) -> None:
+    def __init__(self, out: Console, said: list[str], log_format: str = "text") -> None:
         Said.lines = said
 
 

@@ -7,7 +7,7 @@ import { $, copyField } from "./dom.js";
 import { checkChoices, rulesLine } from "./house.js";
 import { joining, sitAt } from "./live-asks.js";
 import { defaultSeatName, nameMax } from "./seats.js";
-import { state, ui } from "./state.js";
+import { state, ui, until } from "./state.js";
 import { capital } from "./words.js";
 
 const els = {
@@ -72,7 +72,7 @@ function nameProblem(name) {
 /** Open Play with others: the house rules' table, for as many players as they have (the number
  * can be changed here), each other seat someone you invite. */
 export async function openTogether() {
-  if (!state.houseRules) return;
+  await until((now) => now.houseRules !== null); // pressed while the page still loads
   await ui.house.saving; // House rules' last choice is in first
   const { rules, seats } = state.houseRules;
   els.name.value = keptName() || (seats[0].name ?? "");

@@ -89,4 +89,17 @@ export function draw() {
 export function dispatch(message) {
   state = update(state, message);
   draw();
+  for (const wait of waits.filter(({ holds }) => holds(state))) {
+    waits.splice(waits.indexOf(wait), 1);
+    wait.resolve();
+  }
+}
+
+const waits = [];
+
+/** Resolves once `holds(state)` is true: at once if it is now, else after the change that
+ * makes it so (a press made while the page still loads waits for what it needs). */
+export function until(holds) {
+  if (holds(state)) return Promise.resolve();
+  return new Promise((resolve) => waits.push({ holds, resolve }));
 }
