@@ -49,6 +49,10 @@ class ExactSession:
         self._mirror = mirrors_once(rules, deck, every_sequence)
         self._seatings = seats_alike(rules)
         self._bits = bits_for(deck.ranks)
+        # Who wins a battle is a coin toss to the processor where ties shuffle the piles (several
+        # suits), but repeats round the loops that most deals of one suit fall into: masks pay
+        # on the first, branches on the second (benchmarks/README.md, "Faster per core").
+        self._masked = deck.suits > 1
         self._keep = max(1, records)
         parts = self.workers
         self._counters = np.zeros((parts, COUNTERS), np.int64)
@@ -56,7 +60,9 @@ class ExactSession:
         self._wars = np.zeros((parts, WAR_BINS), np.int64)
         self._longs = np.zeros((parts, LONGS), np.int64)
         self._loops = np.zeros((parts, E.LOOP_ROWS, E.LOOP), np.int64)
-        self._seen = np.zeros((parts, E.SEEN_ROWS, E.SEEN), np.int64)
+        # (a packed deck names its loops without the cache: every_deal's `seen`)
+        seen_rows = 1 if deck.packed else E.SEEN_ROWS
+        self._seen = np.zeros((parts, seen_rows, E.SEEN), np.int64)
         self._state = np.zeros((parts, E.STATE), np.int64)
         self._kept = np.full((parts, self._keep, RECORD), -1, np.int64)
         self._turned = np.full((parts, E.TURNED), -1, np.int64)
@@ -93,8 +99,8 @@ class ExactSession:
         while left.sum() > 0:
             E.play_ranges(
                 self._array, ranks, indices, left, self._mirror, self._seatings, self._bits,
-                self.deck.packed, self._counters, self._battles, self._wars, self._longs,
-                self._loops, self._seen, self._state, self._kept, self._turned, done,
+                self.deck.packed, self._masked, self._counters, self._battles, self._wars,
+                self._longs, self._loops, self._seen, self._state, self._kept, self._turned, done,
             )  # fmt: skip
             # Empty what a thread may have filled; a loop table half full is made twice as big.
             self._listed.add_longs(self._longs)
