@@ -49,10 +49,6 @@ class ExactSession:
         self._mirror = mirrors_once(rules, deck, every_sequence)
         self._seatings = seats_alike(rules)
         self._bits = bits_for(deck.ranks)
-        # Who wins a battle is a coin toss to the processor where ties shuffle the piles (several
-        # suits), but repeats round the loops that most deals of one suit fall into: masks pay
-        # on the first, branches on the second (benchmarks/README.md, "Faster per core").
-        self._masked = deck.suits > 1
         self._keep = max(1, records)
         parts = self.workers
         self._counters = np.zeros((parts, COUNTERS), np.int64)
@@ -99,8 +95,8 @@ class ExactSession:
         while left.sum() > 0:
             E.play_ranges(
                 self._array, ranks, indices, left, self._mirror, self._seatings, self._bits,
-                self.deck.packed, self._masked, self._counters, self._battles, self._wars,
-                self._longs, self._loops, self._seen, self._state, self._kept, self._turned, done,
+                self.deck.packed, self._counters, self._battles, self._wars, self._longs,
+                self._loops, self._seen, self._state, self._kept, self._turned, done,
             )  # fmt: skip
             # Empty what a thread may have filled; a loop table half full is made twice as big.
             self._listed.add_longs(self._longs)

@@ -41,7 +41,7 @@ def play_each_in_range(
             p0 = pack(ranks, 0, half, bits)
             p1 = pack(ranks, half, n - half, bits)
             p0, p1, s0, s1, winner, reason, battles, wars, length = play(
-                p0, p1, half, n - half, bits, need, last_card, low, gather, limit, most_cards, False
+                p0, p1, half, n - half, bits, need, last_card, low, gather, limit, most_cards
             )
             out[row, E_PLAYED] = 1
             out[row, E_WINNER] = winner

@@ -184,15 +184,14 @@ def _ring_loop_name(
 @njit(cache=True)
 def play_range(
     rules: np.ndarray, ranks: np.ndarray, index: int, count: int, mirror: bool, seatings: bool,
-    bits: int, packed: bool, masked: bool, counters: np.ndarray, battles_hist: np.ndarray,
+    bits: int, packed: bool, counters: np.ndarray, battles_hist: np.ndarray,
     wars_hist: np.ndarray, longs: np.ndarray, loops: np.ndarray, seen: np.ndarray,
     state: np.ndarray, records: np.ndarray, turned: np.ndarray,
 ) -> int:  # fmt: skip
     """Play up to `count` sequences from `ranks` (sequence number `index`), leaving `ranks` at
     the next one; with `mirror`, skip those whose first half comes after the second (the mirror
-    of one played); with `masked`, play a packed deal by `packed.battle_masked`. Returns how
-    many sequences it went through: fewer than `count` when its loop table is half full or
-    `longs` has no room left."""
+    of one played). Returns how many sequences it went through: fewer than `count` when its
+    loop table is half full or `longs` has no room left."""
     n = ranks.shape[0]
     half = n // 2
     need, last_card, low, gather, limit, most_cards = packed_rules(rules)
@@ -215,9 +214,8 @@ def play_range(
                 p0 = pack(ranks, 0, half, bits)
                 p1 = pack(ranks, half, n - half, bits)
                 p0, p1, s0, s1, winner, reason, battles, wars, length = play(
-                    p0, p1, half, n - half, bits, need, last_card, low, gather, limit,
-                    most_cards, masked,
-                )  # fmt: skip
+                    p0, p1, half, n - half, bits, need, last_card, low, gather, limit, most_cards
+                )
             else:
                 for i in range(n):
                     cards[i] = ranks[i] << RANK_SHIFT
@@ -262,7 +260,7 @@ def play_range(
 @njit(cache=True, parallel=True)
 def play_ranges(
     rules: np.ndarray, ranks: np.ndarray, indices: np.ndarray, counts: np.ndarray,
-    mirror: bool, seatings: bool, bits: int, packed: bool, masked: bool, counters: np.ndarray,
+    mirror: bool, seatings: bool, bits: int, packed: bool, counters: np.ndarray,
     battles_hist: np.ndarray, wars_hist: np.ndarray, longs: np.ndarray, loops: np.ndarray,
     seen: np.ndarray, state: np.ndarray, records: np.ndarray, turned: np.ndarray,
     done: np.ndarray,
@@ -272,6 +270,6 @@ def play_ranges(
     for part in prange(ranks.shape[0]):
         done[part] = play_range(
             rules, ranks[part], indices[part], counts[part], mirror, seatings, bits, packed,
-            masked, counters[part], battles_hist[part], wars_hist[part], longs[part], loops[part],
+            counters[part], battles_hist[part], wars_hist[part], longs[part], loops[part],
             seen[part], state[part], records[part], turned[part],
         )  # fmt: skip

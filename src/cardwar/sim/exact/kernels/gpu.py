@@ -166,9 +166,8 @@ def play_blocks(  # type: ignore[no-untyped-def]  # numba types it
             p0 = pack(sequence, 0, half, bits)
             p1 = pack(sequence, half, cards - half, bits)
             p0, p1, s0, s1, winner, reason, battles, wars, length = play(
-                p0, p1, half, cards - half, bits, need, last_card, low, gather, limit,
-                most_cards, False,
-            )  # fmt: skip
+                p0, p1, half, cards - half, bits, need, last_card, low, gather, limit, most_cards
+            )
             name0 = name1 = 0
             if reason == CYCLE:
                 name0, name1 = loop_name(

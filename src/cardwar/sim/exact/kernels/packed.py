@@ -181,63 +181,52 @@ def war(
 
 
 @njit(cache=True, inline="always")
-def _tie(
-    p0: int, p1: int, s0: int, s1: int, b: int, need: int, last_card: bool, low: bool,
-    gather: int,
-) -> tuple[int, int, int, int, int, int, int]:  # fmt: skip
-    """The battle whose top cards tie, as `war` returns it: with no card face down in a few
-    register steps (the published game's, one battle in four or five on a four-suit deck),
-    unless it ends in a shortage."""
-    mask = (1 << b) - 1
-    if need != 1:
-        return war(p0, p1, s0, s1, b, need, last_card, low, gather)
-    # No card down: the tied pairs are the tops of both piles, then one pair decides.
-    t = 1
-    while t < s0 and t < s1 and _card(p0, b, mask, t) == _card(p1, b, mask, t):
-        t += 1
-    if t == s0 or t == s1:  # a tied player has no card left: a shortage
-        return war(p0, p1, s0, s1, b, need, last_card, low, gather)
-    u0 = _card(p0, b, mask, t)
-    u1 = _card(p1, b, mask, t)
-    w = 1 if (u0 > u1) == low else 0
-    laid = t + 1
-    if gather == GATHER_TABLE:  # step by step, seat by seat
-        out = 0
-        for i in range(laid):
-            out |= (_card(p0, b, mask, i) | (_card(p1, b, mask, i) << b)) << (2 * b * i)
-    elif gather == GATHER_NATURAL:  # the winner's card, the loser's, then the ties, last first
-        out = (u1 | (u0 << b)) if w == 1 else (u0 | (u1 << b))
-        for i in range(t):
-            tie = _card(p0, b, mask, t - 1 - i)
-            out |= (tie | (tie << b)) << (b * (2 + 2 * i))
-    else:  # the winner's cards as laid, then the loser's
-        out = _first(p1 if w == 1 else p0, b, laid)
-        out |= _first(p0 if w == 1 else p1, b, laid) << (b * laid)
-    p0 >>= b * laid
-    p1 >>= b * laid
-    s0 -= laid
-    s1 -= laid
-    if w == 1:
-        p1 |= out << (b * s1)
-        s1 += 2 * laid
-    else:
-        p0 |= out << (b * s0)
-        s0 += 2 * laid
-    return p0, p1, s0, s1, w, t, GOES_ON
-
-
-@njit(cache=True, inline="always")
 def battle(
     p0: int, p1: int, s0: int, s1: int, b: int, need: int, last_card: bool, low: bool,
     gather: int,
 ) -> tuple[int, int, int, int, int, int, int]:  # fmt: skip
-    """One battle, as `war` returns it: with no tie, in a few register steps, branching on who
-    wins (cheap where the outcomes repeat, as round a loop); a tie as `_tie` plays it."""
+    """One battle, as `war` returns it: with no tie, in a few register steps; with no card
+    face down, a tie too (the published game's, one battle in four or five on a four-suit deck),
+    unless it ends in a shortage."""
     mask = (1 << b) - 1
     a = p0 & mask
     c = p1 & mask
     if a == c:
-        return _tie(p0, p1, s0, s1, b, need, last_card, low, gather)
+        if need != 1:
+            return war(p0, p1, s0, s1, b, need, last_card, low, gather)
+        # No card down: the tied pairs are the tops of both piles, then one pair decides.
+        t = 1
+        while t < s0 and t < s1 and _card(p0, b, mask, t) == _card(p1, b, mask, t):
+            t += 1
+        if t == s0 or t == s1:  # a tied player has no card left: a shortage
+            return war(p0, p1, s0, s1, b, need, last_card, low, gather)
+        u0 = _card(p0, b, mask, t)
+        u1 = _card(p1, b, mask, t)
+        w = 1 if (u0 > u1) == low else 0
+        laid = t + 1
+        if gather == GATHER_TABLE:  # step by step, seat by seat
+            out = 0
+            for i in range(laid):
+                out |= (_card(p0, b, mask, i) | (_card(p1, b, mask, i) << b)) << (2 * b * i)
+        elif gather == GATHER_NATURAL:  # the winner's card, the loser's, then the ties, last first
+            out = (u1 | (u0 << b)) if w == 1 else (u0 | (u1 << b))
+            for i in range(t):
+                tie = _card(p0, b, mask, t - 1 - i)
+                out |= (tie | (tie << b)) << (b * (2 + 2 * i))
+        else:  # the winner's cards as laid, then the loser's
+            out = _first(p1 if w == 1 else p0, b, laid)
+            out |= _first(p0 if w == 1 else p1, b, laid) << (b * laid)
+        p0 >>= b * laid
+        p1 >>= b * laid
+        s0 -= laid
+        s1 -= laid
+        if w == 1:
+            p1 |= out << (b * s1)
+            s1 += 2 * laid
+        else:
+            p0 |= out << (b * s0)
+            s0 += 2 * laid
+        return p0, p1, s0, s1, w, t, GOES_ON
     w = 1 if (a > c) == low else 0
     p0 >>= b
     p1 >>= b
@@ -257,43 +246,15 @@ def battle(
 
 
 @njit(cache=True, inline="always")
-def battle_masked(
-    p0: int, p1: int, s0: int, s1: int, b: int, need: int, last_card: bool, low: bool,
-    gather: int,
-) -> tuple[int, int, int, int, int, int, int]:  # fmt: skip
-    """`battle` with no branch on who wins: masks pick the winner's pile. Faster where who wins
-    is a coin toss to the processor's predictor (deals that end, on a deck with ties), slower
-    round a loop, whose outcomes repeat and are predicted (benchmarks/README.md, "Faster per
-    core")."""
-    mask = (1 << b) - 1
-    a = p0 & mask
-    c = p1 & mask
-    if a == c:
-        return _tie(p0, p1, s0, s1, b, need, last_card, low, gather)
-    w = int((a > c) == low)
-    m = -w  # every bit set if the second seat wins
-    if gather == GATHER_TABLE:
-        pair = a | (c << b)
-    else:  # the winner's card first (for `natural` too, with no tie)
-        first = a ^ ((a ^ c) & m)
-        pair = first | ((first ^ a ^ c) << b)
-    s0 -= 1
-    s1 -= 1
-    p0 = (p0 >> b) | ((pair << (b * s0)) & ~m)
-    p1 = (p1 >> b) | ((pair << (b * s1)) & m)
-    return p0, p1, s0 + 2 + m + m, s1 - m - m, w, 0, GOES_ON
-
-
-@njit(cache=True, inline="always")
 def play(
     p0: int, p1: int, s0: int, s1: int, b: int, need: int, last_card: bool, low: bool,
-    gather: int, limit: int, most_cards: bool, masked: bool,
+    gather: int, limit: int, most_cards: bool,
 ) -> tuple[int, int, int, int, int, int, int, int, int]:  # fmt: skip
-    """Play the deal `p0`, `p1` (`s0`, `s1` cards) to its end, by `battle_masked` if `masked`,
-    else by `battle`. With no `limit` it watches for a loop (Brent's algorithm on the two
-    words). Returns the piles and counts it ends with (for a loop, a position on the loop), the
-    winner (or NO_WINNER), the reason's code, the battles played (for a loop, to the repeat it
-    saw), the wars fought, and a loop's length (0 if none)."""
+    """Play the deal `p0`, `p1` (`s0`, `s1` cards) to its end. With no `limit` it watches for a
+    loop (Brent's algorithm on the two words). Returns the piles and counts it ends with (for a
+    loop, a position on the loop), the winner (or NO_WINNER), the reason's code, the battles
+    played (for a loop, to the repeat it saw), the wars fought, and a loop's length (0 if
+    none)."""
     battles = 0
     wars = 0
     kept0 = p0
@@ -301,14 +262,9 @@ def play(
     power = 1
     length = 0
     while True:
-        if masked:
-            p0, p1, s0, s1, winner, fought, end = battle_masked(
-                p0, p1, s0, s1, b, need, last_card, low, gather
-            )
-        else:
-            p0, p1, s0, s1, winner, fought, end = battle(
-                p0, p1, s0, s1, b, need, last_card, low, gather
-            )
+        p0, p1, s0, s1, winner, fought, end = battle(
+            p0, p1, s0, s1, b, need, last_card, low, gather
+        )
         battles += 1
         wars += fought
         if end != GOES_ON:
