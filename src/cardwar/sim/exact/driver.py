@@ -56,7 +56,9 @@ class ExactSession:
         self._wars = np.zeros((parts, WAR_BINS), np.int64)
         self._longs = np.zeros((parts, LONGS), np.int64)
         self._loops = np.zeros((parts, E.LOOP_ROWS, E.LOOP), np.int64)
-        self._seen = np.zeros((parts, E.SEEN_ROWS, E.SEEN), np.int64)
+        # (a packed deck names its loops without the cache: every_deal's `seen`)
+        seen_rows = 1 if deck.packed else E.SEEN_ROWS
+        self._seen = np.zeros((parts, seen_rows, E.SEEN), np.int64)
         self._state = np.zeros((parts, E.STATE), np.int64)
         self._kept = np.full((parts, self._keep, RECORD), -1, np.int64)
         self._turned = np.full((parts, E.TURNED), -1, np.int64)

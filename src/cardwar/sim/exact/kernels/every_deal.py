@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardwar.cards import RANK_SHIFT
-from cardwar.sim.exact.kernels.packed import battle, loop_name, play
+from cardwar.sim.exact.kernels.packed import loop_name, play
 from cardwar.sim.exact.kernels.sequences import next_sequence
 from cardwar.sim.kernels.codes import (
     CYCLE,
@@ -51,7 +51,11 @@ LOOP = 5
 LOOP_ROWS = 1 << 12  # a power of two, to start with
 # A row of `seen`: a position on a named loop, and that loop's row in `loops` + 1 (0: empty). A
 # cache, one position a slot, the latest kept: a deal that falls into a loop seen before finds
-# its name there without walking round the loop again.
+# its name there without walking round the loop again: on the rings of a deck too big to pack,
+# where a battle is dear. A packed deck walks round the loop to its name instead, which costs
+# less than a cache that holds its loops (11x1 has 823,488 positions on 55,592 loops: at
+# 1 << 16 rows the cache missed five times in six, and a miss walked the loop twice; at 1 << 21
+# rows its misses cost more than the walk; benchmarks/README.md, "Faster per core").
 S_POS0, S_POS1, S_ROW = range(3)
 SEEN = 3
 SEEN_ROWS = 1 << 16  # a power of two
@@ -222,23 +226,14 @@ def play_range(
                 length = ws[RESULT + RES_LOOP]
                 p0, p1 = _ring_name(ws, bits, False)
             if reason == CYCLE:
-                row = _seen(seen, p0, p1)
-                if row < 0:
-                    if packed:
-                        name0, name1 = loop_name(
-                            p0, p1, s0, s1, length, bits, need, last_card, low, gather, seatings
-                        )
-                        row = _loop_row(loops, state, name0, name1, length)
-                        # Every position of the loop (in both seatings, where they are alike),
-                        # so that the next deal into it finds its name wherever it lands.
-                        for _ in range(length):
-                            _remember(seen, p0, p1, row)
-                            if seatings:
-                                _remember(seen, p1, p0, row)
-                            p0, p1, s0, s1, _, _, _ = battle(
-                                p0, p1, s0, s1, bits, need, last_card, low, gather
-                            )
-                    else:
+                if packed:
+                    name0, name1 = loop_name(
+                        p0, p1, s0, s1, length, bits, need, last_card, low, gather, seatings
+                    )
+                    row = _loop_row(loops, state, name0, name1, length)
+                else:
+                    row = _seen(seen, p0, p1)
+                    if row < 0:
                         name0, name1 = _ring_loop_name(rules, ws, length, bits, seatings)
                         row = _loop_row(loops, state, name0, name1, length)
                         _remember(seen, p0, p1, row)
