@@ -222,8 +222,8 @@ def test_enumerate_benchmark_prints_ours_beside_c_with_ratios_and_targets() -> N
     out = run("enumerate.py", "--decks", "8x1,2x4", "--rounds", "20000", "--deals", "2000",
               "--repeat", "1")  # fmt: skip
     for line in (
-        "every deal of 8x1 (winner_first, no card down): ours on",
-        "every deal of 2x4 (natural, no card down): ours on",
+        "every deal of 8x1 (winner_first, no card down, 20,160 deals): ours on one worker",
+        "every deal of 2x4 (natural, no card down, 38 deals): ours on one worker",
         "rounds that loop (table order, no limit)",
         "--deals ",
         "load average",
@@ -231,8 +231,9 @@ def test_enumerate_benchmark_prints_ours_beside_c_with_ratios_and_targets() -> N
         assert line in out, line
     if "no C compiler here" not in out:
         assert out.count("same figures") == 3 and "DIFFER" not in out
+        assert out.count("C / ours one worker") == 2 and out.count(", 2 workers ") == 2
         assert "classic table, one core: ours" in out
-        assert out.count("target") == 5
+        assert out.count("target") == 7
 
 
 def test_scale_benchmark_prints_each_server_its_ratios_the_tables_and_targets(
