@@ -106,10 +106,15 @@ class Tally:
     """Clicks turned away with 503 and Retry-After, and sent again."""
 
 
-async def post(http: httpx.AsyncClient, path: str, body: object) -> httpx.Response:
-    """A POST the page makes: sent once more after a 429's or a 503's Retry-After."""
+async def post(
+    http: httpx.AsyncClient, path: str, body: object, tally: Tally | None = None
+) -> httpx.Response:
+    """A POST the page makes: sent once more after a 429's or a 503's Retry-After (api.js),
+    each 503 sent again counted in `tally`."""
     answer = await http.post(path, json=body)
     if answer.status_code in (429, 503) and "retry-after" in answer.headers:
+        if answer.status_code == 503 and tally is not None:
+            tally.retried += 1
         await asyncio.sleep(float(answer.headers["retry-after"]))
         answer = await http.post(path, json=body)
     return answer
@@ -134,11 +139,7 @@ async def player(
                 rounds[round_id] = []
             before = len(tally.failures)
             try:
-                answer = await http.post(f"/api/rounds/{round_id}/battles", json={"count": 1})
-                if answer.status_code == 503 and "retry-after" in answer.headers:
-                    tally.retried += 1
-                    await asyncio.sleep(float(answer.headers["retry-after"]))
-                    answer = await http.post(f"/api/rounds/{round_id}/battles", json={"count": 1})
+                answer = await post(http, f"/api/rounds/{round_id}/battles", {"count": 1}, tally)
             except httpx.TransportError as error:
                 tally.failures.append(f"click: {type(error).__name__} {error}")
                 continue
